@@ -1,0 +1,268 @@
+# genalloc in user space - the one (non-recursive) GNU Makefile.
+#
+# Every build variant has its own object tree under build/<variant>/, so that
+# switching between them never needs "make clean".  The check-* targets run
+# the same test runner built in another variant (a sub-make of this same
+# Makefile with VARIANT set, not a descent into sub-directories).
+#
+#   make                 release library: build/libgenalloc.a, build/libgenalloc.so
+#   make check           build and run every Check suite and the examples
+#   make help            every target
+#
+# Library sources are found by wildcard: a new .c file under common/, legacy/,
+# modern/ or compat/ is part of the library; a new test/<dir>/*.c defining
+# "Suite *NAME_suite(void)" is part of the runner.  No list to edit.
+
+.SUFFIXES:
+.DELETE_ON_ERROR:
+SHELL := /bin/bash
+
+VERSION_MAJOR := 0
+VERSION_MINOR := 1
+VERSION_PATCH := 0
+VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DESTDIR ?=
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := cc
+endif
+VARIANT ?= release
+
+# ---------------------------------------------------------------- variants
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wpointer-arith -Wcast-align -Wformat=2 -Wvla
+BASE_CFLAGS := -std=c11 $(WARN) -g -fPIC -fvisibility=hidden -pthread
+BASE_CPPFLAGS := -D_GNU_SOURCE -I.
+
+VARIANT_CFLAGS_release := -O2
+VARIANT_CFLAGS_debug := -O0
+VARIANT_CFLAGS_asan := -O1 -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+VARIANT_CFLAGS_tsan := -O1 -fsanitize=thread
+VARIANT_CFLAGS_coverage := -O0 --coverage
+VARIANT_CPPFLAGS_coverage := -DGENALLOC_TEST_COVERAGE
+VARIANT_LDFLAGS_asan := -fsanitize=address,undefined
+VARIANT_LDFLAGS_tsan := -fsanitize=thread
+VARIANT_LDFLAGS_coverage := --coverage
+
+ifeq ($(filter $(VARIANT),release debug asan tsan coverage),)
+$(error unknown VARIANT '$(VARIANT)': use release, debug, asan, tsan or coverage)
+endif
+
+# A compiler other than the default gets its own trees too.
+CCNAME := $(notdir $(firstword $(CC)))
+B := build/$(VARIANT)$(if $(filter cc,$(CCNAME)),,-$(CCNAME))
+
+ALL_CFLAGS := $(BASE_CFLAGS) $(VARIANT_CFLAGS_$(VARIANT)) $(CFLAGS)
+ALL_CPPFLAGS := $(BASE_CPPFLAGS) $(VARIANT_CPPFLAGS_$(VARIANT)) $(CPPFLAGS)
+ALL_LDFLAGS := -pthread $(VARIANT_LDFLAGS_$(VARIANT)) $(LDFLAGS)
+DEPFLAGS = -MMD -MP
+
+# ---------------------------------------------------------------- sources
+LIB_DIRS := common legacy modern compat
+LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
+LIB_HDRS := $(sort $(wildcard $(addsuffix /*.h,$(LIB_DIRS)) $(addsuffix /linux/*.h,$(LIB_DIRS))))
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+
+TEST_SRCS := $(sort $(wildcard test/*.c test/legacy/*.c test/modern/*.c test/compat/*.c \
+	test/examples/*.c test/bench/*.c))
+TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o)
+TEST_BIN := $(B)/test/genalloc-tests
+SUITES_INC := $(B)/test/suites.inc
+
+LIB_A := $(B)/libgenalloc.a
+SONAME := libgenalloc.so.$(VERSION_MAJOR)
+LIB_SO := $(B)/libgenalloc.so.$(VERSION)
+
+# Per-directory fragments (examples, bench, fuzz) add programs to these.
+PROGRAMS :=
+CHECK_PROGRAMS :=
+
+-include $(sort $(wildcard examples/*/build.mk bench/build.mk test/fuzz/build.mk))
+
+# ---------------------------------------------------------------- top targets
+.PHONY: all lib check check-run check-asan check-tsan check-valgrind coverage \
+	install uninstall clean help deps-check deps-lcov
+
+all: lib $(PROGRAMS)
+ifeq ($(B),build/release)
+all: build/libgenalloc.a build/libgenalloc.so
+
+build/libgenalloc.a: $(LIB_A)
+	cp $< $@
+build/libgenalloc.so: $(LIB_SO)
+	cp $< build/$(notdir $(LIB_SO))
+	ln -sf $(notdir $(LIB_SO)) build/$(SONAME)
+	ln -sf $(SONAME) $@
+endif
+
+lib: $(LIB_A) $(LIB_SO)
+
+$(LIB_A): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS)
+	ln -sf $(notdir $@) $(B)/$(SONAME)
+	ln -sf $(SONAME) $(B)/libgenalloc.so
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+# ---------------------------------------------------------------- tests
+# The suite list is regenerated from the sources; it is only rewritten when
+# it changes, so the runner is not relinked for nothing.
+$(SUITES_INC): $(TEST_SRCS) Makefile
+	@mkdir -p $(@D)
+	@grep -ho '^Suite \*[A-Za-z0-9_]*_suite(void)' $(TEST_SRCS) \
+		| sed 's/^Suite \*\(.*\)(void)/SUITE(\1)/' | sort > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(TEST_OBJS): $(SUITES_INC)
+$(TEST_OBJS): ALL_CPPFLAGS += -I$(B)/test
+
+TEST_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+TEST_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+$(TEST_OBJS): ALL_CFLAGS += $(TEST_CFLAGS)
+
+$(TEST_BIN): $(TEST_OBJS) $(LIB_A) | deps-check
+	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJS) $(LIB_A) $(TEST_LIBS) $(ALL_LDFLAGS)
+
+$(TEST_OBJS): | deps-check
+
+# Check's own timeout is per test; slow variants stretch it.
+CK_TIMEOUT_MULTIPLIER ?= 1
+export CK_TIMEOUT_MULTIPLIER
+TEST_WRAPPER ?=
+
+check:
+	@$(MAKE) --no-print-directory deps-check
+	@$(MAKE) --no-print-directory VARIANT=$(VARIANT) check-run
+
+check-run: $(TEST_BIN) $(CHECK_PROGRAMS)
+	$(TEST_WRAPPER) $(TEST_BIN) $(SUITE)
+	@set -e; for p in $(CHECK_PROGRAMS); do echo "== $$p"; $(TEST_WRAPPER) $$p --check; done
+
+check-asan:
+	@$(MAKE) --no-print-directory deps-check
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		$(MAKE) --no-print-directory VARIANT=asan check-run
+
+check-tsan:
+	@$(MAKE) --no-print-directory deps-check
+	@TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 GENALLOC_STRESS=long \
+		$(MAKE) --no-print-directory VARIANT=tsan CK_TIMEOUT_MULTIPLIER=10 check-run
+
+VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite --trace-children=yes
+check-valgrind:
+	@$(MAKE) --no-print-directory deps-check deps-valgrind
+	@GENALLOC_UNDER_VALGRIND=1 $(MAKE) --no-print-directory VARIANT=debug \
+		CK_TIMEOUT_MULTIPLIER=20 TEST_WRAPPER='$(VALGRIND)' check-run
+
+# ---------------------------------------------------------------- coverage
+# Line and branch coverage of the library only (common, legacy, modern,
+# compat); tests, examples and benches are excluded.
+COV_DIR := build/coverage
+LCOV_BR := --rc lcov_branch_coverage=1
+coverage:
+	@$(MAKE) --no-print-directory deps-check deps-lcov
+	@rm -f $$(find build/coverage -name '*.gcda' 2>/dev/null)
+	@$(MAKE) --no-print-directory VARIANT=coverage check-run
+	@mkdir -p $(COV_DIR)
+	lcov -q $(LCOV_BR) --capture --directory build/coverage --base-directory . \
+		--output-file $(COV_DIR)/all.info
+	lcov -q $(LCOV_BR) --extract $(COV_DIR)/all.info \
+		$(foreach d,$(LIB_DIRS),'$(CURDIR)/$(d)/*') --output-file $(COV_DIR)/lib.info
+	genhtml -q $(LCOV_BR) --output-directory $(COV_DIR)/html $(COV_DIR)/lib.info
+	@lcov $(LCOV_BR) --summary $(COV_DIR)/lib.info
+	@for d in $(LIB_DIRS); do \
+		lcov -q $(LCOV_BR) --extract $(COV_DIR)/lib.info "$(CURDIR)/$$d/*" \
+			--output-file $(COV_DIR)/$$d.info >/dev/null 2>&1 || continue; \
+		printf '%-8s ' $$d; lcov $(LCOV_BR) --summary $(COV_DIR)/$$d.info 2>&1 \
+			| grep -E 'lines|branches' | tr -s ' ' | tr '\n' ' '; echo; \
+	done
+	@echo "HTML report: $(COV_DIR)/html/index.html"
+
+# ---------------------------------------------------------------- dependencies
+# A target that needs a tool installs it with apt-get when run as root, or
+# stops with the exact command to run.
+define require_pkgs
+	@if ! $(1) >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "Installing $(2) with apt-get"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+				apt-get install -y -qq $(2) >/dev/null || exit 1; \
+		else \
+			echo "Missing $(2). Run: sudo apt-get install $(2)"; exit 1; \
+		fi; \
+	fi
+endef
+
+deps-check:
+	$(call require_pkgs,pkg-config --exists check && pkg-config --libs check,check libsubunit-dev pkg-config)
+deps-lcov:
+	$(call require_pkgs,command -v lcov && command -v genhtml,lcov)
+deps-valgrind:
+	$(call require_pkgs,command -v valgrind,valgrind)
+deps-gnuplot:
+	$(call require_pkgs,command -v gnuplot,gnuplot-nox)
+
+# ---------------------------------------------------------------- install
+PUBLIC_HDRS := $(filter-out %/internal.h %_internal.h,$(LIB_HDRS))
+
+build/genalloc.pc: Makefile
+	@mkdir -p $(@D)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+		'Name: genalloc' \
+		'Description: the Linux genalloc special-purpose memory allocator in user space' \
+		'Version: $(VERSION)' \
+		'Cflags: -I$${includedir}/genalloc' \
+		'Libs: -L$${libdir} -lgenalloc' \
+		'Libs.private: -pthread' > $@
+
+install: all build/genalloc.pc
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 build/libgenalloc.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 build/libgenalloc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libgenalloc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libgenalloc.so
+	set -e; for h in $(PUBLIC_HDRS); do \
+		install -d $(DESTDIR)$(INCLUDEDIR)/genalloc/$$(dirname $$h); \
+		install -m 644 $$h $(DESTDIR)$(INCLUDEDIR)/genalloc/$$h; done
+	install -m 644 build/genalloc.pc $(DESTDIR)$(PKGCONFIGDIR)/genalloc.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libgenalloc.a $(DESTDIR)$(LIBDIR)/libgenalloc.so* \
+		$(DESTDIR)$(PKGCONFIGDIR)/genalloc.pc
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/genalloc
+
+clean:
+	rm -rf build
+
+help:
+	@echo 'Targets:'
+	@echo '  all (default)   build/libgenalloc.a and build/libgenalloc.so, examples, benches'
+	@echo '  check           run every Check suite and the examples (installs Check if root)'
+	@echo '  check-asan      the same under AddressSanitizer + UBSan'
+	@echo '  check-tsan      the same under ThreadSanitizer, with the long stress runs'
+	@echo '  check-valgrind  the same under valgrind (memcheck, leak check)'
+	@echo '  coverage        line and branch coverage of the library: build/coverage/html/'
+	@echo '  install         PREFIX, DESTDIR, LIBDIR, INCLUDEDIR honoured; installs genalloc.pc'
+	@echo '  uninstall       remove what install put in place'
+	@echo '  clean           remove build/'
+	@echo '  help            this list'
+	@echo 'Variables: VARIANT=release|debug|asan|tsan|coverage  CC=gcc|clang  SUITE=<name>'
+	$(HELP_EXTRA)
+
+-include $(LIB_OBJS:.o=.d) $(TEST_OBJS:.o=.d)

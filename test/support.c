@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test/support.c - see support.h.
+ */
+#include "support.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int seen;
+static struct genalloc_error last;
+
+static void record_error(const struct genalloc_error *err)
+{
+	seen++;
+	last = *err;
+}
+
+void capture_errors(void)
+{
+	reset_errors();
+	genalloc_set_error_handler(record_error);
+}
+
+int errors_seen(void)
+{
+	return seen;
+}
+
+const struct genalloc_error *last_error(void)
+{
+	return &last;
+}
+
+void reset_errors(void)
+{
+	seen = 0;
+	memset(&last, 0, sizeof(last));
+}
+
+#ifdef GENALLOC_TEST_COVERAGE
+extern void __gcov_dump(void);
+
+static void flush_coverage_and_die(int sig)
+{
+	__gcov_dump();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+#endif
+
+void expect_death(void)
+{
+	genalloc_set_error_handler(NULL);
+#ifdef GENALLOC_TEST_COVERAGE
+	signal(SIGABRT, flush_coverage_and_die);
+#endif
+}
+
+struct region {
+	struct region *next;
+	void *mem;
+};
+
+static struct region *regions;
+
+void *test_region(size_t align, size_t size)
+{
+	struct region *r = malloc(sizeof(*r));
+	size_t rounded = (size + align - 1) & ~(align - 1);
+
+	ck_assert_ptr_nonnull(r);
+	r->mem = aligned_alloc(align, rounded ? rounded : align);
+	ck_assert_ptr_nonnull(r->mem);
+	r->next = regions;
+	regions = r;
+	return r->mem;
+}
+
+void test_region_release_all(void)
+{
+	while (regions) {
+		struct region *r = regions;
+
+		regions = r->next;
+		free(r->mem);
+		free(r);
+	}
+}
+
+unsigned long long test_rng_next(unsigned long long *state)
+{
+	unsigned long long x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+unsigned long long test_rng_below(unsigned long long *state, unsigned long long n)
+{
+	return n ? test_rng_next(state) % n : 0;
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test/test_error.c - the shared error hook: handler swapping, the default
+ * handler's message and abort, strerror names.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support.h"
+
+START_TEST(set_handler_returns_previous)
+{
+	genalloc_error_fn old = genalloc_set_error_handler(NULL);
+
+	ck_assert_ptr_eq(old, genalloc_default_error_handler);
+	capture_errors();
+	old = genalloc_set_error_handler(NULL);
+	ck_assert_ptr_ne(old, genalloc_default_error_handler);
+	ck_assert_ptr_eq(genalloc_set_error_handler(NULL),
+			 genalloc_default_error_handler);
+}
+END_TEST
+
+START_TEST(report_reaches_handler_with_all_fields)
+{
+	int pool;
+
+	capture_errors();
+	genalloc_report(GENALLOC_BUG, GENALLOC_ESIZE, "gen_pool_free", &pool,
+			0x1000, 64, "wrong size");
+	ck_assert_int_eq(errors_seen(), 1);
+	ck_assert_int_eq(last_error()->severity, GENALLOC_BUG);
+	ck_assert_int_eq(last_error()->code, GENALLOC_ESIZE);
+	ck_assert_str_eq(last_error()->func, "gen_pool_free");
+	ck_assert_ptr_eq(last_error()->pool, &pool);
+	ck_assert_uint_eq(last_error()->addr, 0x1000);
+	ck_assert_uint_eq(last_error()->size, 64);
+	ck_assert_str_eq(last_error()->msg, "wrong size");
+}
+END_TEST
+
+START_TEST(default_warn_prints_and_returns)
+{
+	int fds[2];
+	char buf[256] = { 0 };
+	int saved = dup(2);
+
+	ck_assert_int_eq(pipe(fds), 0);
+	dup2(fds[1], 2);
+	genalloc_set_error_handler(NULL);
+	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", NULL,
+			0, 0, NULL);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(fds[1]);
+	ck_assert_int_gt(read(fds[0], buf, sizeof(buf) - 1), 0);
+	ck_assert_str_eq(buf, "genalloc: WARN: gen_pool_alloc: invalid argument "
+			      "(pool (nil), addr 0, size 0)\n");
+}
+END_TEST
+
+START_TEST(default_bug_aborts)
+{
+	expect_death();
+	genalloc_report(GENALLOC_BUG, GENALLOC_EDOUBLEFREE, "gen_pool_free",
+			NULL, 0x40, 32, NULL);
+}
+END_TEST
+
+START_TEST(strerror_names_every_code)
+{
+	for (int c = GENALLOC_EINVAL; c <= GENALLOC_ECORRUPT; c++)
+		ck_assert_str_ne(genalloc_strerror(c), "unknown error");
+	ck_assert_str_eq(genalloc_strerror(0), "unknown error");
+	ck_assert_str_eq(genalloc_strerror(GENALLOC_EDOUBLEFREE), "double free");
+}
+END_TEST
+
+Suite *error_hook_suite(void)
+{
+	Suite *s = suite_create("error_hook");
+	TCase *tc = tcase_create("hook");
+
+	tcase_add_test(tc, set_handler_returns_previous);
+	tcase_add_test(tc, report_reaches_handler_with_all_fields);
+	tcase_add_test(tc, default_warn_prints_and_returns);
+	tcase_add_test_raise_signal(tc, default_bug_aborts, SIGABRT);
+	tcase_add_test(tc, strerror_names_every_code);
+	suite_add_tcase(s, tc);
+	return s;
+}
