@@ -84,7 +84,7 @@ LIB_SO := $(B)/libgenalloc.so.$(VERSION)
 PROGRAMS :=
 CHECK_PROGRAMS :=
 
--include $(sort $(wildcard examples/*/build.mk bench/build.mk test/fuzz/build.mk))
+-include $(sort $(wildcard examples/*/build.mk bench/build.mk test/*/build.mk))
 
 # ---------------------------------------------------------------- top targets
 .PHONY: all lib check check-run check-asan check-tsan check-valgrind coverage \
