@@ -80,15 +80,17 @@ LIB_A := $(B)/libgenalloc.a
 SONAME := libgenalloc.so.$(VERSION_MAJOR)
 LIB_SO := $(B)/libgenalloc.so.$(VERSION)
 
-# Per-directory fragments (examples, bench, fuzz) add programs to these.
+# Per-directory fragments (examples, bench, fuzz) add programs to these, and
+# may add lines to "make help" with a rule "help: help-<dir>".
 PROGRAMS :=
 CHECK_PROGRAMS :=
+help: help-core
 
 -include $(sort $(wildcard examples/*/build.mk bench/build.mk test/*/build.mk))
 
 # ---------------------------------------------------------------- top targets
 .PHONY: all lib check check-run check-asan check-tsan check-valgrind coverage \
-	install uninstall clean help deps-check deps-lcov
+	install uninstall clean help help-core deps-check deps-lcov deps-valgrind deps-gnuplot
 
 all: lib $(PROGRAMS)
 ifeq ($(B),build/release)
@@ -250,7 +252,7 @@ uninstall:
 clean:
 	rm -rf build
 
-help:
+help-core:
 	@echo 'Targets:'
 	@echo '  all (default)   build/libgenalloc.a and build/libgenalloc.so, examples, benches'
 	@echo '  check           run every Check suite and the examples (installs Check if root)'
@@ -263,6 +265,5 @@ help:
 	@echo '  clean           remove build/'
 	@echo '  help            this list'
 	@echo 'Variables: VARIANT=release|debug|asan|tsan|coverage  CC=gcc|clang  SUITE=<name>'
-	$(HELP_EXTRA)
 
 -include $(LIB_OBJS:.o=.d) $(TEST_OBJS:.o=.d)
