@@ -1,0 +1,768 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * modern/genalloc.h - today's kernel genalloc/genpool engine, in user space.
+ *
+ * A pool manages ranges of special-purpose memory ("chunks") that the caller
+ * hands over with gen_pool_add*().  Every chunk carries a bitmap with one bit
+ * per granule of 2^min_alloc_order bytes; an allocation claims a run of bits
+ * chosen by an algorithm (first fit by default).  As in the kernel:
+ *
+ *  - the bookkeeping lives outside the managed memory: no call except the
+ *    gen_pool_dma_zalloc*() family ever reads or writes the managed range, so
+ *    a pool may manage device memory, PROT_NONE mappings or plain numbers;
+ *  - new chunks are searched first (they are prepended to the list);
+ *  - allocation and free take no lock: bits are claimed word by word with
+ *    compare-and-swap; only gen_pool_add*() takes the pool's mutex.
+ *
+ * Names are the kernel's.  The exported symbols carry the modern_ prefix (the
+ * 2005 API in legacy/ and compat/ uses the same names with other signatures);
+ * the static inline wrappers below map the kernel names onto them.  Include
+ * <linux/genalloc.h> with -I<this directory> and kernel-style code compiles
+ * unchanged.
+ *
+ * Errors go through the library's one hook (common/error.h): GENALLOC_BUG
+ * where the kernel BUG()s, GENALLOC_WARN for refused requests.  When the
+ * handler returns, the call returns the failure value stated below and the
+ * pool is unchanged.
+ *
+ * CONCURRENCY
+ *   May run at the same time as each other, from any threads, on one pool:
+ *   gen_pool_alloc*(), gen_pool_dma_alloc*(), gen_pool_free*(),
+ *   gen_pool_add*(), gen_pool_virt_to_phys(), gen_pool_has_addr(),
+ *   gen_pool_avail(), gen_pool_size(), gen_pool_for_each_chunk(),
+ *   gen_pool_stats() (a snapshot, exact only when the pool is quiet).
+ *   Must not overlap any other call on the same pool: gen_pool_destroy(),
+ *   gen_pool_set_algo() (allocations read the algo/data pair unlocked) and
+ *   gen_pool_check() (it compares bitmaps with counters, which only agree
+ *   when nothing is in flight).
+ *
+ * ASYNC-SIGNAL SAFETY
+ *   gen_pool_alloc*(), gen_pool_free*(), gen_pool_dma_alloc*() (not zalloc),
+ *   gen_pool_virt_to_phys(), gen_pool_has_addr(), gen_pool_avail() and
+ *   gen_pool_size() take no lock and call no allocator, so they may be called
+ *   from a signal handler, even one interrupting the same call on the same
+ *   pool.  Reporting an error calls the installed handler; the default one
+ *   uses stdio.
+ *
+ * DIVERGENCES FROM THE KERNEL (each a known kernel defect or a BUG())
+ *  - NULL pool: WARN EINVAL and the failure value (the kernel dereferences
+ *    it), except gen_pool_destroy(NULL) (no-op) and gen_pool_dma_alloc*(NULL)
+ *    (NULL without a report, as the kernel).
+ *  - gen_pool_add*(): size 0, address 0 or a range that wraps the address
+ *    space or exceeds LONG_MAX bytes is refused (the kernel's chunk_size and
+ *    avail would overflow); a range overlapping a chunk already in the pool
+ *    is refused (the kernel would hand the same memory out twice).
+ *  - gen_pool_alloc*(): a size whose granule count exceeds UINT_MAX (the
+ *    algorithms' "unsigned int nr") or whose rounding would overflow returns
+ *    0 instead of a truncated allocation; after a compare-and-swap conflict
+ *    the search restarts at bit 0 of that chunk (the kernel restarts from the
+ *    previous answer, which makes gen_pool_fixed_alloc look at twice its
+ *    offset); an algorithm answer that does not fit in the chunk is treated
+ *    as "no room".
+ *  - gen_pool_free*(): every kernel BUG() is a GENALLOC_BUG report, and all
+ *    checks (chunk, granule alignment, range, every granule live) run before
+ *    any bit is cleared.  A range reaching into a chunk's tail shorter than a
+ *    granule is ERANGE (the kernel clears bits past its bitmap).
+ *  - gen_pool_destroy() with live allocations: BUG EBUSY, the pool is kept.
+ *  - gen_pool_virt_to_phys() on a chunk added without a physical address
+ *    (gen_pool_add()) returns -1, not -1 + offset.
+ *  - gen_pool_has_addr() is false when start + size - 1 wraps.
+ *  - gen_pool_first_fit_align() / gen_pool_fixed_alloc() with NULL data, an
+ *    alignment that is not a power of two > 0, or a fixed offset that is not
+ *    a whole granule: WARN EINVAL, once per allocation call, and no block.
+ *  - nid is accepted and ignored: there is no NUMA placement of bookkeeping.
+ *
+ * LIMITS OF MISUSE DETECTION
+ *   A bitmap records which granules are in use, not where blocks begin or
+ *   end; the kernel even allows freeing part of a block.  So a free with a
+ *   wrong size or address that stays inside live granules is accepted and
+ *   frees exactly those granules.  Freeing any granule that is already free
+ *   is caught (EDOUBLEFREE), as is any address outside every chunk
+ *   (EFOREIGN) or off a granule boundary (EMISALIGNED).
+ */
+#ifndef GENALLOC_MODERN_GENALLOC_H
+#define GENALLOC_MODERN_GENALLOC_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/api.h"
+#include "../common/error.h"
+
+/* ------------------------------------------------------------------ types */
+
+/* Physical and bus addresses: 64 bits on every host. */
+typedef uint64_t phys_addr_t;
+typedef uint64_t dma_addr_t;
+
+struct gen_pool;
+struct device;
+struct device_node;
+
+/**
+ * typedef genpool_algo_t - an allocation algorithm
+ * @map:        the chunk's bitmap (one bit per granule, set = in use)
+ * @size:       number of granules (bits) in the chunk
+ * @start:      first bit to consider (0 when called by the pool)
+ * @nr:         number of granules wanted
+ * @data:       the algorithm's private data (e.g. struct genpool_data_align)
+ * @pool:       the pool
+ * @start_addr: the chunk's first address (for absolute alignment)
+ *
+ * Return: the first bit of a run of @nr clear bits, or any value >= @size
+ * when the chunk has no suitable run.  The pool claims the run with atomic
+ * compare-and-swap and retries on a conflict, so an algorithm only has to be
+ * right about a consistent bitmap.  The built-in algorithms read @map with
+ * relaxed atomic loads; a user algorithm that reads it plainly while other
+ * threads allocate is racy in the C11 sense (harmless in practice, but
+ * reported by ThreadSanitizer).
+ */
+typedef unsigned long (*genpool_algo_t)(unsigned long *map, unsigned long size,
+					unsigned long start, unsigned int nr,
+					void *data, struct gen_pool *pool,
+					unsigned long start_addr);
+
+/**
+ * struct gen_pool - a pool of special-purpose memory
+ * @lock:            serializes gen_pool_add*() (allocation takes no lock)
+ * @chunks:          newest chunk first; published with a release store
+ * @min_alloc_order: log2 of the granule size in bytes
+ * @algo:            the default algorithm (gen_pool_first_fit after create)
+ * @data:            the default algorithm's data
+ * @name:            NULL, or a malloc()ed name that gen_pool_destroy() frees
+ *                   (set by devm_gen_pool_create())
+ */
+struct gen_pool {
+	pthread_mutex_t lock;
+	_Atomic(struct gen_pool_chunk *) chunks;
+	int min_alloc_order;
+	genpool_algo_t algo;
+	void *data;
+	const char *name;
+};
+
+/**
+ * struct gen_pool_chunk - one range of memory in a pool
+ * @next_chunk: the next older chunk; written once, before publication
+ * @avail:      bytes not allocated, including a tail shorter than a granule
+ * @phys_addr:  physical address of @start_addr, or all ones if unknown
+ * @owner:      the owner given to gen_pool_add_owner()
+ * @start_addr: first address of the range
+ * @end_addr:   last address of the range (inclusive)
+ * @nbits:      number of granules ((end_addr - start_addr + 1) >> order)
+ * @bits:       the bitmap, @nbits bits; bits past @nbits stay clear.  The
+ *              engine accesses its words only atomically (see modern/bitmap.c)
+ */
+struct gen_pool_chunk {
+	struct gen_pool_chunk *next_chunk;
+	_Atomic long avail;
+	phys_addr_t phys_addr;
+	void *owner;
+	unsigned long start_addr;
+	unsigned long end_addr;
+	unsigned long nbits;
+	unsigned long bits[];
+};
+
+/**
+ * struct genpool_data_align - data for gen_pool_first_fit_align()
+ * @align: alignment in bytes of the returned address; a power of two > 0
+ */
+struct genpool_data_align {
+	int align;
+};
+
+/**
+ * struct genpool_data_fixed - data for gen_pool_fixed_alloc()
+ * @offset: byte offset from the start of a chunk; a whole number of granules
+ */
+struct genpool_data_fixed {
+	unsigned long offset;
+};
+
+/**
+ * struct gen_pool_stats - a snapshot of a pool's free space
+ * @size:            bytes managed (gen_pool_size())
+ * @avail:           bytes free (gen_pool_avail()), including sub-granule tails
+ * @largest_free:    bytes in the longest run of free granules of one chunk
+ * @nr_free_extents: number of maximal runs of free granules
+ * @nr_chunks:       number of chunks
+ * @metadata_bytes:  bookkeeping: the pool, chunk headers and bitmaps
+ * @hist:            hist[k] = free extents whose size in bytes is in
+ *                   [2^k, 2^(k+1))
+ */
+struct gen_pool_stats {
+	size_t size;
+	size_t avail;
+	size_t largest_free;
+	size_t nr_free_extents;
+	size_t nr_chunks;
+	size_t metadata_bytes;
+	size_t hist[64];
+};
+
+/* ------------------------------------------------------- exported symbols */
+
+GENALLOC_API struct gen_pool *modern_gen_pool_create(int min_alloc_order, int nid);
+GENALLOC_API int modern_gen_pool_add_owner(struct gen_pool *pool, unsigned long addr,
+					   phys_addr_t phys, size_t size, int nid,
+					   void *owner);
+GENALLOC_API int modern_gen_pool_add_virt(struct gen_pool *pool, unsigned long addr,
+					  phys_addr_t phys, size_t size, int nid);
+GENALLOC_API int modern_gen_pool_add(struct gen_pool *pool, unsigned long addr,
+				     size_t size, int nid);
+GENALLOC_API void modern_gen_pool_destroy(struct gen_pool *pool);
+GENALLOC_API phys_addr_t modern_gen_pool_virt_to_phys(struct gen_pool *pool,
+						      unsigned long addr);
+
+GENALLOC_API unsigned long modern_gen_pool_alloc(struct gen_pool *pool, size_t size);
+GENALLOC_API unsigned long modern_gen_pool_alloc_owner(struct gen_pool *pool,
+						       size_t size, void **owner);
+GENALLOC_API unsigned long modern_gen_pool_alloc_algo(struct gen_pool *pool, size_t size,
+						      genpool_algo_t algo, void *data);
+GENALLOC_API unsigned long modern_gen_pool_alloc_algo_owner(struct gen_pool *pool,
+							    size_t size,
+							    genpool_algo_t algo,
+							    void *data, void **owner);
+
+GENALLOC_API void *modern_gen_pool_dma_alloc(struct gen_pool *pool, size_t size,
+					     dma_addr_t *dma);
+GENALLOC_API void *modern_gen_pool_dma_alloc_algo(struct gen_pool *pool, size_t size,
+						  dma_addr_t *dma, genpool_algo_t algo,
+						  void *data);
+GENALLOC_API void *modern_gen_pool_dma_alloc_align(struct gen_pool *pool, size_t size,
+						   dma_addr_t *dma, int align);
+GENALLOC_API void *modern_gen_pool_dma_zalloc(struct gen_pool *pool, size_t size,
+					      dma_addr_t *dma);
+GENALLOC_API void *modern_gen_pool_dma_zalloc_algo(struct gen_pool *pool, size_t size,
+						   dma_addr_t *dma, genpool_algo_t algo,
+						   void *data);
+GENALLOC_API void *modern_gen_pool_dma_zalloc_align(struct gen_pool *pool, size_t size,
+						    dma_addr_t *dma, int align);
+
+GENALLOC_API void modern_gen_pool_free(struct gen_pool *pool, unsigned long addr,
+				       size_t size);
+GENALLOC_API void modern_gen_pool_free_owner(struct gen_pool *pool, unsigned long addr,
+					     size_t size, void **owner);
+
+GENALLOC_API void modern_gen_pool_for_each_chunk(
+	struct gen_pool *pool,
+	void (*func)(struct gen_pool *pool, struct gen_pool_chunk *chunk, void *data),
+	void *data);
+GENALLOC_API bool modern_gen_pool_has_addr(struct gen_pool *pool, unsigned long start,
+					   size_t size);
+GENALLOC_API size_t modern_gen_pool_avail(struct gen_pool *pool);
+GENALLOC_API size_t modern_gen_pool_size(struct gen_pool *pool);
+GENALLOC_API void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo,
+					   void *data);
+
+GENALLOC_API unsigned long modern_gen_pool_first_fit(unsigned long *map,
+	unsigned long size, unsigned long start, unsigned int nr, void *data,
+	struct gen_pool *pool, unsigned long start_addr);
+GENALLOC_API unsigned long modern_gen_pool_first_fit_align(unsigned long *map,
+	unsigned long size, unsigned long start, unsigned int nr, void *data,
+	struct gen_pool *pool, unsigned long start_addr);
+GENALLOC_API unsigned long modern_gen_pool_first_fit_order_align(unsigned long *map,
+	unsigned long size, unsigned long start, unsigned int nr, void *data,
+	struct gen_pool *pool, unsigned long start_addr);
+GENALLOC_API unsigned long modern_gen_pool_best_fit(unsigned long *map,
+	unsigned long size, unsigned long start, unsigned int nr, void *data,
+	struct gen_pool *pool, unsigned long start_addr);
+GENALLOC_API unsigned long modern_gen_pool_fixed_alloc(unsigned long *map,
+	unsigned long size, unsigned long start, unsigned int nr, void *data,
+	struct gen_pool *pool, unsigned long start_addr);
+
+GENALLOC_API int modern_gen_pool_check(struct gen_pool *pool);
+GENALLOC_API void modern_gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st);
+
+/* Implemented by the device model, modern/device.c (see modern/device.h). */
+GENALLOC_API struct gen_pool *modern_devm_gen_pool_create(struct device *dev,
+							  int min_alloc_order, int nid,
+							  const char *name);
+GENALLOC_API struct gen_pool *modern_gen_pool_get(struct device *dev, const char *name);
+GENALLOC_API struct gen_pool *modern_of_gen_pool_get(struct device_node *np,
+						     const char *propname, int index);
+
+/* ------------------------------------------------------- the algorithms */
+/*
+ * The algorithms are macros, not inline wrappers: callers compare
+ * pool->algo == gen_pool_best_fit and pass them as pointers, so each must be
+ * one function with one address in every translation unit and library.
+ *
+ * gen_pool_first_fit:             the lowest run of free granules (default).
+ * gen_pool_first_fit_align:       the lowest run whose ABSOLUTE address is a
+ *     multiple of data->align (struct genpool_data_align; chunk starts need
+ *     not be aligned).  An alignment below the granule size is a granule.
+ * gen_pool_first_fit_order_align: the lowest run starting, relative to the
+ *     chunk start, at a multiple of the request rounded up to a power of two
+ *     granules; only the requested granules are taken.
+ * gen_pool_best_fit:              the smallest free run that fits, the lowest
+ *     on ties, stopping at the first exact fit; per chunk (the pool takes the
+ *     first chunk, newest first, where the algorithm finds room).
+ * gen_pool_fixed_alloc:           exactly data->offset bytes into a chunk
+ *     (struct genpool_data_fixed), in the first chunk where that run is free.
+ */
+#define gen_pool_first_fit modern_gen_pool_first_fit
+#define gen_pool_first_fit_align modern_gen_pool_first_fit_align
+#define gen_pool_first_fit_order_align modern_gen_pool_first_fit_order_align
+#define gen_pool_best_fit modern_gen_pool_best_fit
+#define gen_pool_fixed_alloc modern_gen_pool_fixed_alloc
+
+/* ------------------------------------------------- creating and destroying */
+
+/**
+ * gen_pool_create() - create a pool without memory
+ * @min_alloc_order: log2 of the granule in bytes, 0 .. bits per long - 1
+ * @nid:             NUMA node; accepted and ignored
+ *
+ * The pool starts with gen_pool_first_fit, no data and no name.
+ *
+ * Return: the pool; NULL when out of memory, or (WARN EINVAL) when
+ * @min_alloc_order is out of range.
+ */
+static inline struct gen_pool *gen_pool_create(int min_alloc_order, int nid)
+{
+	return modern_gen_pool_create(min_alloc_order, nid);
+}
+
+/**
+ * gen_pool_destroy() - free a pool and its bookkeeping
+ * @pool: the pool, or NULL (nothing happens)
+ *
+ * Every allocation must have been freed.  If one is live: BUG EBUSY, and
+ * (if the handler returns) the pool is left intact and usable.  Also frees
+ * @pool->name.  Must not overlap any other call on @pool.
+ */
+static inline void gen_pool_destroy(struct gen_pool *pool)
+{
+	modern_gen_pool_destroy(pool);
+}
+
+/**
+ * devm_gen_pool_create() - create a pool bound to a device's lifetime
+ * @dev:             the device
+ * @min_alloc_order: as for gen_pool_create()
+ * @nid:             ignored
+ * @name:            the pool's name, for gen_pool_get(); may be NULL
+ *
+ * Implemented by the device model (modern/device.h documents it).
+ */
+static inline struct gen_pool *devm_gen_pool_create(struct device *dev,
+						    int min_alloc_order, int nid,
+						    const char *name)
+{
+	return modern_devm_gen_pool_create(dev, min_alloc_order, nid, name);
+}
+
+/**
+ * gen_pool_get() - find a device's pool by name
+ * @dev:  the device
+ * @name: the name given to devm_gen_pool_create(), or NULL
+ *
+ * Implemented by the device model (modern/device.h documents it).
+ */
+static inline struct gen_pool *gen_pool_get(struct device *dev, const char *name)
+{
+	return modern_gen_pool_get(dev, name);
+}
+
+/**
+ * of_gen_pool_get() - find the pool a device-tree property points to
+ * @np:       the node
+ * @propname: the phandle property
+ * @index:    which phandle in the property
+ *
+ * Implemented by the device model (modern/device.h documents it).
+ */
+static inline struct gen_pool *of_gen_pool_get(struct device_node *np,
+					       const char *propname, int index)
+{
+	return modern_of_gen_pool_get(np, propname, index);
+}
+
+/* ------------------------------------------------------- adding memory */
+
+/**
+ * gen_pool_add_owner() - add a range of memory to a pool
+ * @pool:  the pool
+ * @addr:  first address of the range (virtual)
+ * @phys:  physical address of @addr
+ * @size:  bytes; a tail shorter than a granule counts in gen_pool_size()
+ *         and gen_pool_avail() but is never allocated
+ * @nid:   ignored
+ * @owner: returned by gen_pool_alloc_owner() for blocks of this chunk
+ *
+ * The new chunk is searched before every older one.  The managed memory is
+ * never touched.  May run concurrently with every call except destroy.
+ *
+ * Return: 0; -ENOMEM when the bookkeeping cannot be allocated; -EINVAL after
+ * a WARN for a NULL pool, @size 0 or @addr 0 (EINVAL), a range that wraps or
+ * exceeds LONG_MAX bytes (ERANGE), or one that overlaps a chunk already in
+ * the pool (EOVERLAP).
+ */
+static inline int gen_pool_add_owner(struct gen_pool *pool, unsigned long addr,
+				     phys_addr_t phys, size_t size, int nid,
+				     void *owner)
+{
+	return modern_gen_pool_add_owner(pool, addr, phys, size, nid, owner);
+}
+
+/**
+ * gen_pool_add_virt() - add memory with a known physical address
+ * @pool: the pool
+ * @addr: first (virtual) address
+ * @phys: physical address of @addr, for gen_pool_virt_to_phys()
+ * @size: bytes
+ * @nid:  ignored
+ *
+ * Return: as gen_pool_add_owner().
+ */
+static inline int gen_pool_add_virt(struct gen_pool *pool, unsigned long addr,
+				    phys_addr_t phys, size_t size, int nid)
+{
+	return modern_gen_pool_add_virt(pool, addr, phys, size, nid);
+}
+
+/**
+ * gen_pool_add() - add memory without a physical address
+ * @pool: the pool
+ * @addr: first address
+ * @size: bytes
+ * @nid:  ignored
+ *
+ * gen_pool_virt_to_phys() returns -1 for addresses in this chunk.
+ *
+ * Return: as gen_pool_add_owner().
+ */
+static inline int gen_pool_add(struct gen_pool *pool, unsigned long addr,
+			       size_t size, int nid)
+{
+	return modern_gen_pool_add(pool, addr, size, nid);
+}
+
+/* ------------------------------------------------------- allocating */
+
+/**
+ * gen_pool_alloc_algo_owner() - allocate with a given algorithm
+ * @pool:  the pool
+ * @size:  bytes; rounded up to whole granules
+ * @algo:  the algorithm (NULL: gen_pool_first_fit)
+ * @data:  the algorithm's data
+ * @owner: if not NULL, receives the chunk's owner (NULL on failure)
+ *
+ * Chunks are tried newest first; one is skipped when @size (unrounded, as
+ * in the kernel) exceeds its avail; the block comes from the first chunk
+ * where @algo finds a run that can be claimed.  Lock-free.
+ *
+ * Return: the block's address, or 0: no room; @size 0; a size of more than
+ * UINT_MAX granules or one whose rounding overflows (no report); a NULL pool
+ * (WARN EINVAL); bad data for gen_pool_first_fit_align/gen_pool_fixed_alloc
+ * (WARN EINVAL).
+ */
+static inline unsigned long gen_pool_alloc_algo_owner(struct gen_pool *pool,
+						      size_t size, genpool_algo_t algo,
+						      void *data, void **owner)
+{
+	return modern_gen_pool_alloc_algo_owner(pool, size, algo, data, owner);
+}
+
+/**
+ * gen_pool_alloc_algo() - allocate with a given algorithm
+ * @pool: the pool
+ * @size: bytes
+ * @algo: the algorithm
+ * @data: its data
+ *
+ * Return: as gen_pool_alloc_algo_owner().
+ */
+static inline unsigned long gen_pool_alloc_algo(struct gen_pool *pool, size_t size,
+						genpool_algo_t algo, void *data)
+{
+	return modern_gen_pool_alloc_algo(pool, size, algo, data);
+}
+
+/**
+ * gen_pool_alloc_owner() - allocate with the pool's algorithm, report owner
+ * @pool:  the pool
+ * @size:  bytes
+ * @owner: receives the chunk's owner, or NULL
+ *
+ * Return: as gen_pool_alloc_algo_owner().
+ */
+static inline unsigned long gen_pool_alloc_owner(struct gen_pool *pool, size_t size,
+						 void **owner)
+{
+	return modern_gen_pool_alloc_owner(pool, size, owner);
+}
+
+/**
+ * gen_pool_alloc() - allocate with the pool's algorithm
+ * @pool: the pool
+ * @size: bytes
+ *
+ * Return: as gen_pool_alloc_algo_owner().
+ */
+static inline unsigned long gen_pool_alloc(struct gen_pool *pool, size_t size)
+{
+	return modern_gen_pool_alloc(pool, size);
+}
+
+/**
+ * gen_pool_set_algo() - set the pool's default algorithm
+ * @pool: the pool (NULL: WARN EINVAL)
+ * @algo: the algorithm; NULL restores gen_pool_first_fit
+ * @data: its data
+ *
+ * Must not overlap allocations from @pool.
+ */
+static inline void gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo,
+				     void *data)
+{
+	modern_gen_pool_set_algo(pool, algo, data);
+}
+
+/* ------------------------------------------------------- DMA helpers */
+
+/**
+ * gen_pool_dma_alloc_algo() - allocate and return the bus address too
+ * @pool: the pool; NULL returns NULL without a report (as the kernel)
+ * @size: bytes
+ * @dma:  if not NULL, receives gen_pool_virt_to_phys() of the block
+ * @algo: the algorithm
+ * @data: its data
+ *
+ * Return: the block as a pointer, or NULL (see gen_pool_alloc_algo_owner()).
+ */
+static inline void *gen_pool_dma_alloc_algo(struct gen_pool *pool, size_t size,
+					    dma_addr_t *dma, genpool_algo_t algo,
+					    void *data)
+{
+	return modern_gen_pool_dma_alloc_algo(pool, size, dma, algo, data);
+}
+
+/**
+ * gen_pool_dma_alloc() - DMA allocation with the pool's algorithm
+ * @pool: the pool, or NULL (returns NULL)
+ * @size: bytes
+ * @dma:  receives the bus address, or NULL
+ *
+ * Return: the block, or NULL.
+ */
+static inline void *gen_pool_dma_alloc(struct gen_pool *pool, size_t size,
+				       dma_addr_t *dma)
+{
+	return modern_gen_pool_dma_alloc(pool, size, dma);
+}
+
+/**
+ * gen_pool_dma_alloc_align() - DMA allocation at an absolute alignment
+ * @pool:  the pool, or NULL (returns NULL)
+ * @size:  bytes
+ * @dma:   receives the bus address, or NULL
+ * @align: alignment in bytes, a power of two (else WARN EINVAL, NULL)
+ *
+ * Return: the block, or NULL.
+ */
+static inline void *gen_pool_dma_alloc_align(struct gen_pool *pool, size_t size,
+					     dma_addr_t *dma, int align)
+{
+	return modern_gen_pool_dma_alloc_align(pool, size, dma, align);
+}
+
+/**
+ * gen_pool_dma_zalloc_algo() - gen_pool_dma_alloc_algo(), then zero @size bytes
+ * @pool: the pool, or NULL (returns NULL)
+ * @size: bytes; exactly these are zeroed (the managed memory must be writable)
+ * @dma:  receives the bus address, or NULL
+ * @algo: the algorithm
+ * @data: its data
+ *
+ * Return: the block, or NULL.
+ */
+static inline void *gen_pool_dma_zalloc_algo(struct gen_pool *pool, size_t size,
+					     dma_addr_t *dma, genpool_algo_t algo,
+					     void *data)
+{
+	return modern_gen_pool_dma_zalloc_algo(pool, size, dma, algo, data);
+}
+
+/**
+ * gen_pool_dma_zalloc() - gen_pool_dma_alloc(), then zero @size bytes
+ * @pool: the pool, or NULL (returns NULL)
+ * @size: bytes
+ * @dma:  receives the bus address, or NULL
+ *
+ * Return: the block, or NULL.
+ */
+static inline void *gen_pool_dma_zalloc(struct gen_pool *pool, size_t size,
+					dma_addr_t *dma)
+{
+	return modern_gen_pool_dma_zalloc(pool, size, dma);
+}
+
+/**
+ * gen_pool_dma_zalloc_align() - gen_pool_dma_alloc_align(), then zero
+ * @pool:  the pool, or NULL (returns NULL)
+ * @size:  bytes
+ * @dma:   receives the bus address, or NULL
+ * @align: alignment in bytes, a power of two
+ *
+ * Return: the block, or NULL.
+ */
+static inline void *gen_pool_dma_zalloc_align(struct gen_pool *pool, size_t size,
+					      dma_addr_t *dma, int align)
+{
+	return modern_gen_pool_dma_zalloc_align(pool, size, dma, align);
+}
+
+/* ------------------------------------------------------- freeing */
+
+/**
+ * gen_pool_free_owner() - give back a block, report its chunk's owner
+ * @pool:  the pool (NULL: WARN EINVAL)
+ * @addr:  the block's address
+ * @size:  the size passed to the allocation (rounded up to granules); 0 is
+ *         a no-op
+ * @owner: if not NULL, receives the chunk's owner (NULL on failure)
+ *
+ * Lock-free.  Misuse is reported before any bit changes, as GENALLOC_BUG:
+ * EFOREIGN (@addr in no chunk), EMISALIGNED (@addr not on a granule boundary
+ * of its chunk), ERANGE (the range runs past the chunk's last whole granule
+ * or wraps), EDOUBLEFREE (a granule of the range is free, including a free
+ * racing with another free of the same block).  See LIMITS above.
+ */
+static inline void gen_pool_free_owner(struct gen_pool *pool, unsigned long addr,
+				       size_t size, void **owner)
+{
+	modern_gen_pool_free_owner(pool, addr, size, owner);
+}
+
+/**
+ * gen_pool_free() - give back a block
+ * @pool: the pool
+ * @addr: the block's address
+ * @size: its size
+ *
+ * As gen_pool_free_owner().
+ */
+static inline void gen_pool_free(struct gen_pool *pool, unsigned long addr, size_t size)
+{
+	modern_gen_pool_free(pool, addr, size);
+}
+
+/* ------------------------------------------------------- queries */
+
+/**
+ * gen_pool_virt_to_phys() - translate an address to its physical address
+ * @pool: the pool (NULL: WARN EINVAL, -1)
+ * @addr: any address in a chunk (allocated or not)
+ *
+ * Return: the physical address, or -1 (all ones) when @addr is in no chunk
+ * or in a chunk added without a physical address.
+ */
+static inline phys_addr_t gen_pool_virt_to_phys(struct gen_pool *pool,
+						unsigned long addr)
+{
+	return modern_gen_pool_virt_to_phys(pool, addr);
+}
+
+/**
+ * gen_pool_has_addr() - is a whole range inside one chunk of the pool?
+ * @pool:  the pool (NULL: WARN EINVAL, false)
+ * @start: first address
+ * @size:  bytes; 0 asks whether @start is in a chunk
+ *
+ * Return: true if [@start, @start + @size) lies in a single chunk.
+ */
+static inline bool gen_pool_has_addr(struct gen_pool *pool, unsigned long start,
+				     size_t size)
+{
+	return modern_gen_pool_has_addr(pool, start, size);
+}
+
+/**
+ * addr_in_gen_pool() - the older name of gen_pool_has_addr()
+ * @pool:  the pool
+ * @start: first address
+ * @size:  bytes
+ *
+ * Return: as gen_pool_has_addr().
+ */
+static inline bool addr_in_gen_pool(struct gen_pool *pool, unsigned long start,
+				    size_t size)
+{
+	return modern_gen_pool_has_addr(pool, start, size);
+}
+
+/**
+ * gen_pool_avail() - free bytes in the pool
+ * @pool: the pool (NULL: WARN EINVAL, 0)
+ *
+ * Return: the sum of the chunks' avail, sub-granule tails included.
+ */
+static inline size_t gen_pool_avail(struct gen_pool *pool)
+{
+	return modern_gen_pool_avail(pool);
+}
+
+/**
+ * gen_pool_size() - bytes managed by the pool
+ * @pool: the pool (NULL: WARN EINVAL, 0)
+ *
+ * Return: the sum of the chunks' sizes, sub-granule tails included.
+ */
+static inline size_t gen_pool_size(struct gen_pool *pool)
+{
+	return modern_gen_pool_size(pool);
+}
+
+/**
+ * gen_pool_for_each_chunk() - call @func on every chunk, newest first
+ * @pool: the pool (NULL: WARN EINVAL, no call)
+ * @func: the function; it must not destroy the pool
+ * @data: passed to @func
+ *
+ * Chunks added during the walk may or may not be visited.
+ */
+static inline void gen_pool_for_each_chunk(
+	struct gen_pool *pool,
+	void (*func)(struct gen_pool *pool, struct gen_pool_chunk *chunk, void *data),
+	void *data)
+{
+	modern_gen_pool_for_each_chunk(pool, func, data);
+}
+
+/* ------------------------------------------------------- introspection */
+
+/**
+ * gen_pool_check() - verify a quiet pool's internal consistency
+ * @pool: the pool (NULL: WARN EINVAL, -1)
+ *
+ * Checks every chunk (start <= end, granule count matches its size, no bit
+ * set past the last granule, avail == size - allocated granules' bytes) and
+ * that no two chunks overlap.  Costs O(bitmap words + chunks^2).
+ *
+ * Return: 0 if consistent; otherwise BUG ECORRUPT and (if the handler
+ * returns) -1.
+ */
+static inline int gen_pool_check(struct gen_pool *pool)
+{
+	return modern_gen_pool_check(pool);
+}
+
+/**
+ * gen_pool_stats() - fill @st with the pool's free-space statistics
+ * @pool: the pool (NULL: WARN EINVAL, @st zeroed)
+ * @st:   where to write (NULL: WARN EINVAL)
+ *
+ * Costs O(bitmap words).  Exact when the pool is quiet.
+ */
+static inline void gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st)
+{
+	modern_gen_pool_stats(pool, st);
+}
+
+#endif /* GENALLOC_MODERN_GENALLOC_H */
