@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * legacy/buddy.c - the 2005 power-of-two buddy allocator: free lists,
+ * split, merge, growth, and the checks that guard every free.
+ *
+ * DESIGN.  Memory is managed in blocks of 32 << order bytes, each aligned to
+ * its size, order 0 .. nr_orders - 1 where the largest order is the chunk
+ * size, 2^max_chunk_shift.  What is stored where:
+ *
+ *   - in the managed memory: a struct gen_pool_link at the start of every
+ *     FREE block, linking it into the list of its order (pool->h[order]).
+ *     Lists are doubly linked so that a buddy can leave its list in O(1),
+ *     and pushed at the head, so they read in the same order as the 2005
+ *     singly linked LIFO lists and every address handed out is the same.
+ *   - out of band (internal.h): one control byte per 32-byte atom of every
+ *     frame the pool knows, like SQLite mem5's aCtrl[]: the first atom of a
+ *     block records free/live and the order, the others "interior", memory
+ *     the pool does not own "unknown".
+ *
+ * Cost: an allocation is O(nr_orders) list heads plus one frame look-up; a
+ * free is one look-up plus O(1) per merge level (O(list length) per level in
+ * linear mode, which is what 2005 paid).  The map costs one byte per 32 bytes
+ * of managed memory (3%).
+ *
+ * The map is also the checked mode: before a free writes anything, the
+ * control bytes tell a live block of the right size from a double free, a
+ * wrong size, an interior pointer, a donation or an overlap.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ------------------------------------------------------------ free lists */
+
+static struct gen_pool_link *link_at(unsigned long addr)
+{
+	return (struct gen_pool_link *)addr;
+}
+
+static void list_push(struct gen_pool *pool, int order, unsigned long addr)
+{
+	struct gen_pool_link *head = &pool->h[order];
+	struct gen_pool_link *l = link_at(addr);
+
+	l->next = head->next;
+	l->prev = head;
+	if (head->next)
+		head->next->prev = l;
+	head->next = l;
+	pool->nr_free[order]++;
+	pool->free_bytes += 32UL << order;
+}
+
+static void list_unlink(struct gen_pool *pool, int order, struct gen_pool_link *l)
+{
+	l->prev->next = l->next;
+	if (l->next)
+		l->next->prev = l->prev;
+	pool->nr_free[order]--;
+	pool->free_bytes -= 32UL << order;
+}
+
+/* The order whose block size is the 2005 rounding of @size: 32, doubled
+ * while @size is larger. */
+static int order_of(int size)
+{
+	unsigned long s = 1UL << ALLOC_MIN_SHIFT;
+	int i = 0;
+
+	while ((unsigned long)size > s) {
+		s <<= 1;
+		i++;
+	}
+	return i;
+}
+
+/* ----------------------------------------------------------------- merge */
+
+static int buddy_on_list(const struct gen_pool *pool, int order, unsigned long b)
+{
+	const struct gen_pool_link *q = pool->h[order].next;
+
+	while (q && q != link_at(b))
+		q = q->next;
+	return q != NULL;
+}
+
+static int buddy_is_free(const struct gen_pool *pool, struct legacy_frame *f,
+			 int order, unsigned long b)
+{
+	if (pool->linear_search)
+		return buddy_on_list(pool, order, b);
+	return *legacy_ctrl(f, b) == (LEGACY_CTRL_FREE | order);
+}
+
+/* Put the block at @a (order @i, in frame @f) back, merging it with its free
+ * buddy level by level up to the chunk size, as 2005 did. */
+static void release_block(struct gen_pool *pool, struct legacy_frame *f,
+			  unsigned long a, int i)
+{
+	unsigned long s = 32UL << i;
+
+	while (i < pool->nr_orders - 1) {
+		unsigned long b = a ^ s;
+
+		if (!buddy_is_free(pool, f, i, b))
+			break;
+		list_unlink(pool, i, link_at(b));
+		*legacy_ctrl(f, a | s) = LEGACY_CTRL_INTERIOR;
+		a &= b;
+		s <<= 1;
+		i++;
+	}
+	*legacy_ctrl(f, a) = LEGACY_CTRL_FREE | i;
+	list_push(pool, i, a);
+}
+
+/* ------------------------------------------------------------ allocation */
+
+/* Take the newest block of order @j and split it down to order @i: the lower
+ * half is kept, each upper half pushed onto its list (2005 assigned the list
+ * head instead, losing blocks freed there while the callback ran). */
+static unsigned long take_block(struct gen_pool *pool, int j, int i)
+{
+	unsigned long a = (unsigned long)pool->h[j].next;
+	struct legacy_frame *f = legacy_map_find(pool, a);
+
+	list_unlink(pool, j, link_at(a));
+	while (j > i) {
+		unsigned long half;
+
+		j--;
+		half = a + (32UL << j);
+		*legacy_ctrl(f, half) = LEGACY_CTRL_FREE | j;
+		list_push(pool, j, half);
+	}
+	*legacy_ctrl(f, a) = LEGACY_CTRL_LIVE | i;
+	return a;
+}
+
+static void set_verdict(struct legacy_verdict *v, enum genalloc_severity sev,
+			enum genalloc_errcode code, const char *msg)
+{
+	v->severity = sev;
+	v->code = code;
+	v->msg = msg;
+}
+
+/**
+ * legacy_adopt_chunk() - make a chunk from get_new_chunk a free block
+ * @pool:  the pool, locked (or not yet shared)
+ * @chunk: the chunk's address, not 0
+ * @v:     set if the chunk is refused; v->code stays 0 if it was taken, or
+ *         if there was no memory to record it
+ */
+void legacy_adopt_chunk(struct gen_pool *pool, unsigned long chunk,
+			struct legacy_verdict *v)
+{
+	unsigned long size = legacy_chunk_size(pool);
+	struct legacy_frame *f;
+
+	if (chunk > ULONG_MAX - (size - 1)) {
+		set_verdict(v, GENALLOC_BUG, GENALLOC_ERANGE,
+			    "new chunk wraps past the end of the address space");
+		return;
+	}
+	if (chunk & (size - 1)) {
+		set_verdict(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
+			    "new chunk not aligned to the chunk size");
+		return;
+	}
+	if (legacy_map_find(pool, chunk)) {
+		set_verdict(v, GENALLOC_BUG, GENALLOC_EOVERLAP,
+			    "new chunk overlaps memory the pool has");
+		return;
+	}
+	f = legacy_map_add(pool, chunk, 1);
+	if (!f)
+		return;
+	memset(f->ctrl, LEGACY_CTRL_INTERIOR, legacy_atoms_per_frame(pool));
+	f->ctrl[0] = LEGACY_CTRL_FREE | (pool->nr_orders - 1);
+	list_push(pool, pool->nr_orders - 1, chunk);
+	pool->obtained_bytes += size;
+}
+
+/** legacy_report() - send a verdict to the hook, if there is one */
+void legacy_report(const struct legacy_verdict *v, const char *func,
+		   const struct gen_pool *pool, unsigned long addr, unsigned long size)
+{
+	if (v->code)
+		genalloc_report(v->severity, v->code, func, pool, addr, size, v->msg);
+}
+
+/* Ask for a chunk with the lock dropped, as 2005 did (the callback may sleep
+ * or free into the pool); the chunk is pushed, not assigned, so blocks freed
+ * meanwhile stay on the list. */
+static void grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long *chunk)
+{
+	*chunk = 0;
+	if (!pool->get_new_chunk)
+		return;
+	pthread_mutex_unlock(&pool->lock);
+	*chunk = pool->get_new_chunk(pool);
+	pthread_mutex_lock(&pool->lock);
+	if (*chunk)
+		legacy_adopt_chunk(pool, *chunk, v);
+}
+
+unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
+{
+	struct legacy_verdict v = { 0 };
+	unsigned long a = 0, chunk = 0;
+	int i, j;
+
+	if (!pool || size < 0) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", pool,
+				0, size < 0 ? 0 : (unsigned long)size,
+				pool ? "negative size" : "NULL pool");
+		return 0;
+	}
+	if ((unsigned long)size > legacy_chunk_size(pool))
+		return 0;
+	i = order_of(size);
+
+	pthread_mutex_lock(&pool->lock);
+	for (j = i; j < pool->nr_orders && !pool->h[j].next; j++)
+		;
+	if (j == pool->nr_orders) {
+		j = pool->nr_orders - 1;
+		grow(pool, &v, &chunk);
+	}
+	if (pool->h[j].next)
+		a = take_block(pool, j, i);
+	pthread_mutex_unlock(&pool->lock);
+
+	legacy_report(&v, "gen_pool_alloc", pool, chunk, legacy_chunk_size(pool));
+	return a;
+}
+
+/* ------------------------------------------------------------------ free */
+
+/* What a free at @a of order @i would do, decided from the control map
+ * alone.  Returns 1 for a live block, 0 for a donation, -1 for misuse. */
+static int judge_free(const struct gen_pool *pool, struct legacy_frame *f,
+		      unsigned long a, int i, struct legacy_verdict *v)
+{
+	unsigned long s = 32UL << i;
+	unsigned char c = f ? *legacy_ctrl(f, a) : LEGACY_CTRL_UNKNOWN;
+
+	if (c & LEGACY_CTRL_LIVE) {
+		if (legacy_ctrl_order(c) == i)
+			return 1;
+		set_verdict(v, GENALLOC_BUG, GENALLOC_ESIZE,
+			    "size differs from the allocated size");
+		return -1;
+	}
+	if (c & LEGACY_CTRL_FREE) {
+		set_verdict(v, GENALLOC_BUG, GENALLOC_EDOUBLEFREE, "block is already free");
+		return -1;
+	}
+	if (a & (s - 1)) {
+		set_verdict(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
+			    "address not aligned to the rounded size");
+		return -1;
+	}
+	if (c == LEGACY_CTRL_INTERIOR) {
+		/* Find the block around @a: it starts at @a rounded down to
+		 * its own size, for the first larger order whose candidate
+		 * start is a block at least that large. */
+		for (int k = i + 1; k < pool->nr_orders; k++) {
+			unsigned char cc = *legacy_ctrl(f, a & ~((32UL << k) - 1));
+
+			if (legacy_ctrl_is_start(cc) && legacy_ctrl_order(cc) >= k) {
+				if (cc & LEGACY_CTRL_FREE) {
+					set_verdict(v, GENALLOC_BUG, GENALLOC_EDOUBLEFREE,
+						    "address inside a free block");
+					return -1;
+				}
+				break;
+			}
+		}
+		set_verdict(v, GENALLOC_BUG, GENALLOC_EFOREIGN,
+			    "address inside a live block, not its start");
+		return -1;
+	}
+	for (unsigned long off = 1; f && off < s >> ALLOC_MIN_SHIFT; off++) {
+		if (legacy_ctrl(f, a)[off] != LEGACY_CTRL_UNKNOWN) {
+			set_verdict(v, GENALLOC_BUG, GENALLOC_EOVERLAP,
+				    "donated range overlaps memory the pool has");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Record [@a, @a + 32 << @i) as pool memory.  Returns its frame, or NULL if
+ * the frame could not be allocated (nothing changed). */
+static struct legacy_frame *record_donation(struct gen_pool *pool, struct legacy_frame *f,
+					    unsigned long a, int i)
+{
+	unsigned long s = 32UL << i;
+
+	if (!f)
+		f = legacy_map_add(pool, a, 0);
+	if (!f)
+		return NULL;
+	memset(legacy_ctrl(f, a), LEGACY_CTRL_INTERIOR, s >> ALLOC_MIN_SHIFT);
+	pool->donated_bytes += s;
+	return f;
+}
+
+static int free_args_ok(struct gen_pool *pool, unsigned long addr, int size)
+{
+	const char *msg = NULL;
+
+	if (!pool)
+		msg = "NULL pool";
+	else if (size < 0)
+		msg = "negative size";
+	else if (!addr)
+		msg = "address 0";
+	if (msg)
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free", pool,
+				addr, size < 0 ? 0 : (unsigned long)size, msg);
+	return msg == NULL;
+}
+
+void legacy_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
+{
+	struct legacy_verdict v = { 0 };
+	struct legacy_frame *f;
+	unsigned long s;
+	int i, kind;
+
+	if (!free_args_ok(pool, addr, size))
+		return;
+	if ((unsigned long)size > legacy_chunk_size(pool))
+		return;
+	i = order_of(size);
+	s = 32UL << i;
+	if (addr > ULONG_MAX - (s - 1)) {
+		genalloc_report(GENALLOC_BUG, GENALLOC_ERANGE, "gen_pool_free", pool,
+				addr, size, "range wraps past the end of the address space");
+		return;
+	}
+
+	pthread_mutex_lock(&pool->lock);
+	f = legacy_map_find(pool, addr);
+	kind = judge_free(pool, f, addr, i, &v);
+	if (kind == 0) {
+		f = record_donation(pool, f, addr, i);
+		if (!f)
+			set_verdict(&v, GENALLOC_WARN, GENALLOC_EINVAL,
+				    "no memory to record the donation");
+	}
+	if (!v.code)
+		release_block(pool, f, addr, i);
+	pthread_mutex_unlock(&pool->lock);
+
+	legacy_report(&v, "gen_pool_free", pool, addr, (unsigned long)size);
+}
+
+void legacy_gen_pool_set_linear_search(struct gen_pool *pool, int on)
+{
+	if (!pool) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_set_linear_search",
+				NULL, 0, 0, "NULL pool");
+		return;
+	}
+	pthread_mutex_lock(&pool->lock);
+	pool->linear_search = !!on;
+	pthread_mutex_unlock(&pool->lock);
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * legacy/ctrlmap.c - the frame hash behind the control map (see internal.h).
+ *
+ * Frames are never removed before the pool is destroyed: a pool only grows,
+ * as in 2005.  The table doubles when it holds more frames than buckets;
+ * if that malloc() fails the chains just get longer, so adding a frame only
+ * fails when the frame itself cannot be allocated.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define LEGACY_MAP_MIN_BUCKETS	16UL
+
+static unsigned long frame_number(const struct gen_pool *pool, unsigned long addr)
+{
+	return addr >> pool->max_chunk_shift;
+}
+
+/* Chunks usually come from one mapping: consecutive frame numbers, which the
+ * low bits already spread; the fold mixes in the high bits for the rest. */
+static unsigned long bucket_of(unsigned long frame_no, unsigned long nr_buckets)
+{
+	return (frame_no ^ (frame_no >> 16) ^ (frame_no >> 20 >> 20)) & (nr_buckets - 1);
+}
+
+/** legacy_frame_bytes() - what one frame's bookkeeping costs */
+unsigned long legacy_frame_bytes(const struct gen_pool *pool)
+{
+	return sizeof(struct legacy_frame) + legacy_atoms_per_frame(pool);
+}
+
+/** legacy_map_init() - allocate an empty frame table; 0 or -1 */
+int legacy_map_init(struct gen_pool *pool)
+{
+	pool->frames = calloc(LEGACY_MAP_MIN_BUCKETS, sizeof(*pool->frames));
+	if (!pool->frames)
+		return -1;
+	pool->nr_buckets = LEGACY_MAP_MIN_BUCKETS;
+	pool->nr_frames = 0;
+	pool->metadata_bytes += LEGACY_MAP_MIN_BUCKETS * sizeof(*pool->frames);
+	return 0;
+}
+
+/** legacy_map_release() - free every frame and the table */
+void legacy_map_release(struct gen_pool *pool)
+{
+	for (unsigned long b = 0; b < pool->nr_buckets; b++) {
+		struct legacy_frame *f = pool->frames[b];
+
+		while (f) {
+			struct legacy_frame *next = f->next;
+
+			free(f);
+			f = next;
+		}
+	}
+	free(pool->frames);
+	pool->frames = NULL;
+	pool->nr_buckets = 0;
+	pool->nr_frames = 0;
+}
+
+/** legacy_map_find() - the frame holding @addr, or NULL if none */
+struct legacy_frame *legacy_map_find(const struct gen_pool *pool, unsigned long addr)
+{
+	unsigned long fn = frame_number(pool, addr);
+	struct legacy_frame *f = pool->frames[bucket_of(fn, pool->nr_buckets)];
+
+	while (f && frame_number(pool, f->base) != fn)
+		f = f->next;
+	return f;
+}
+
+static void map_grow(struct gen_pool *pool)
+{
+	unsigned long n = pool->nr_buckets * 2;
+	struct legacy_frame **t = calloc(n, sizeof(*t));
+
+	if (!t)
+		return;
+	for (unsigned long b = 0; b < pool->nr_buckets; b++) {
+		struct legacy_frame *f = pool->frames[b];
+
+		while (f) {
+			struct legacy_frame *next = f->next;
+			unsigned long nb = bucket_of(frame_number(pool, f->base), n);
+
+			f->next = t[nb];
+			t[nb] = f;
+			f = next;
+		}
+	}
+	free(pool->frames);
+	pool->metadata_bytes += (n - pool->nr_buckets) * sizeof(*t);
+	pool->frames = t;
+	pool->nr_buckets = n;
+}
+
+/**
+ * legacy_map_add() - create the (absent) frame holding @addr
+ *
+ * All its atoms start out unknown.  Return: the frame, or NULL if out of
+ * memory (nothing changed).
+ */
+struct legacy_frame *legacy_map_add(struct gen_pool *pool, unsigned long addr,
+				    int from_callback)
+{
+	struct legacy_frame *f = calloc(1, legacy_frame_bytes(pool));
+	unsigned long b;
+
+	if (!f)
+		return NULL;
+	f->base = addr & ~(legacy_chunk_size(pool) - 1);
+	f->from_callback = from_callback;
+	if (pool->nr_frames >= pool->nr_buckets)
+		map_grow(pool);
+	b = bucket_of(frame_number(pool, f->base), pool->nr_buckets);
+	f->next = pool->frames[b];
+	pool->frames[b] = f;
+	pool->nr_frames++;
+	pool->metadata_bytes += legacy_frame_bytes(pool);
+	return f;
+}
+
+/** legacy_map_first() - start iterating over all frames; *@bucket is state */
+struct legacy_frame *legacy_map_first(const struct gen_pool *pool, unsigned long *bucket)
+{
+	for (*bucket = 0; *bucket < pool->nr_buckets; (*bucket)++)
+		if (pool->frames[*bucket])
+			return pool->frames[*bucket];
+	return NULL;
+}
+
+/** legacy_map_next() - the frame after @f, or NULL at the end */
+struct legacy_frame *legacy_map_next(const struct gen_pool *pool, struct legacy_frame *f,
+				     unsigned long *bucket)
+{
+	if (f->next)
+		return f->next;
+	while (++(*bucket) < pool->nr_buckets)
+		if (pool->frames[*bucket])
+			return pool->frames[*bucket];
+	return NULL;
+}

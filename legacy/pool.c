@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * legacy/pool.c - a buddy pool's life: creation with its 2005 limits and
+ * prefill, and destruction of the bookkeeping (the 2005 code had none).
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* The kernel's PAGE_SHIFT, taken from the running system. */
+static int page_shift(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int shift = 0;
+
+	if (page <= 0)
+		page = 4096;
+	while ((1L << shift) < page)
+		shift++;
+	return shift;
+}
+
+static const char *bad_create_args(int nr_chunks, int max_chunk_shift,
+				   unsigned long (*fp)(struct gen_pool *))
+{
+	/* 2005: "really an arbitrary limit, +10 is enough for IA64_GRANULE_SHIFT" */
+	if (max_chunk_shift > page_shift() + 10)
+		return "max_chunk_shift above page shift + 10";
+	if (max_chunk_shift < 0 || (max_chunk_shift && max_chunk_shift < ALLOC_MIN_SHIFT))
+		return "max_chunk_shift below ALLOC_MIN_SHIFT";
+	if (nr_chunks < 0)
+		return "negative nr_chunks";
+	if (nr_chunks > 0 && !fp)
+		return "nr_chunks without get_new_chunk";
+	return NULL;
+}
+
+static void free_bookkeeping(struct gen_pool *pool)
+{
+	legacy_map_release(pool);
+	free(pool->h);
+	free(pool);
+}
+
+/* Obtain up to @nr_chunks chunks now, stopping at the first 0 or bad one. */
+static void prefill(struct gen_pool *pool, int nr_chunks)
+{
+	for (int n = 0; n < nr_chunks; n++) {
+		struct legacy_verdict v = { 0 };
+		unsigned long chunk = pool->get_new_chunk(pool);
+
+		if (!chunk)
+			break;
+		pthread_mutex_lock(&pool->lock);
+		legacy_adopt_chunk(pool, chunk, &v);
+		pthread_mutex_unlock(&pool->lock);
+		if (v.code) {
+			legacy_report(&v, "alloc_gen_pool", pool, chunk,
+				      legacy_chunk_size(pool));
+			break;
+		}
+	}
+}
+
+struct gen_pool *legacy_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
+		unsigned long (*get_new_chunk)(struct gen_pool *), unsigned long data)
+{
+	const char *bad = bad_create_args(nr_chunks, max_chunk_shift, get_new_chunk);
+	struct gen_pool *pool;
+
+	if (bad) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL,
+				0, 0, bad);
+		return NULL;
+	}
+	if (!max_chunk_shift)
+		max_chunk_shift = page_shift();
+
+	pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return NULL;
+	pool->max_chunk_shift = max_chunk_shift;
+	pool->nr_orders = max_chunk_shift - ALLOC_MIN_SHIFT + 1;
+	pool->h = calloc(pool->nr_orders, sizeof(*pool->h));
+	if (!pool->h || legacy_map_init(pool)) {
+		free_bookkeeping(pool);
+		return NULL;
+	}
+	pool->metadata_bytes += sizeof(*pool) + pool->nr_orders * sizeof(*pool->h);
+	pthread_mutex_init(&pool->lock, NULL);
+	pool->get_new_chunk = get_new_chunk;
+	pool->private = data;
+
+	prefill(pool, nr_chunks);
+	return pool;
+}
+
+void legacy_gen_pool_destroy(struct gen_pool *pool)
+{
+	unsigned long live;
+
+	if (!pool)
+		return;
+	pthread_mutex_lock(&pool->lock);
+	live = pool->obtained_bytes + pool->donated_bytes - pool->free_bytes;
+	pthread_mutex_unlock(&pool->lock);
+	if (live) {
+		genalloc_report(GENALLOC_BUG, GENALLOC_EBUSY, "gen_pool_destroy", pool,
+				0, live, "pool has live blocks");
+		return;
+	}
+	pthread_mutex_destroy(&pool->lock);
+	free_bookkeeping(pool);
+}
