@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * modern/linux/err.h - lets kernel-style code that includes <linux/err.h>
+ * build unchanged with -Imodern.  The manual is modern/err.h.
+ */
+#ifndef GENALLOC_MODERN_LINUX_ERR_H
+#define GENALLOC_MODERN_LINUX_ERR_H
+
+#include "../err.h"
+
+#endif /* GENALLOC_MODERN_LINUX_ERR_H */
