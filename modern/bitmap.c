@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * modern/bitmap.c - word-level bitmap search and the lock-free claim/release
+ * used by the pool (see bitmap_internal.h).
+ *
+ * The maps are plain "unsigned long" arrays because genpool_algo_t hands them
+ * to user algorithms with that type.  The engine itself only touches them
+ * through the _Atomic view below, which has the same size and is lock-free,
+ * so mixing the two views is a representation no-op and keeps
+ * ThreadSanitizer informed of every access.
+ */
+#include "bitmap_internal.h"
+
+#include <stdatomic.h>
+
+_Static_assert(sizeof(_Atomic unsigned long) == sizeof(unsigned long),
+	       "an atomic word must overlay a bitmap word");
+_Static_assert(ATOMIC_LONG_LOCK_FREE == 2,
+	       "bitmap words must be lock-free to stay async-signal-safe");
+
+#define BPL MODERN_BITS_PER_LONG
+
+static inline unsigned long load_word(const unsigned long *map, unsigned long i)
+{
+	return atomic_load_explicit((const _Atomic unsigned long *)&map[i],
+				    memory_order_relaxed);
+}
+
+static inline _Atomic unsigned long *word(unsigned long *map, unsigned long i)
+{
+	return (_Atomic unsigned long *)&map[i];
+}
+
+/* Bits at and above @start within its word. */
+static inline unsigned long first_word_mask(unsigned long start)
+{
+	return ~0UL << (start % BPL);
+}
+
+/* Bits below @end within the word holding bit @end - 1. */
+static inline unsigned long last_word_mask(unsigned long end)
+{
+	return ~0UL >> ((BPL - end % BPL) % BPL);
+}
+
+/* One search for both polarities: @invert flips the words so that the
+ * wanted bits read as ones. */
+static unsigned long find_next(const unsigned long *map, unsigned long size,
+			       unsigned long start, unsigned long invert)
+{
+	unsigned long i, w, bit;
+
+	if (start >= size)
+		return size;
+	i = start / BPL;
+	w = (load_word(map, i) ^ invert) & first_word_mask(start);
+	while (!w) {
+		i++;
+		if (i >= modern_bits_to_longs(size))
+			return size;
+		w = load_word(map, i) ^ invert;
+	}
+	bit = i * BPL + (unsigned long)__builtin_ctzl(w);
+	return bit < size ? bit : size;
+}
+
+unsigned long modern_find_next_bit(const unsigned long *map, unsigned long size,
+				   unsigned long start)
+{
+	return find_next(map, size, start, 0);
+}
+
+unsigned long modern_find_next_zero_bit(const unsigned long *map, unsigned long size,
+					unsigned long start)
+{
+	return find_next(map, size, start, ~0UL);
+}
+
+unsigned long modern_bitmap_find_next_zero_area_off(const unsigned long *map,
+						    unsigned long size,
+						    unsigned long start,
+						    unsigned long nr,
+						    unsigned long align_mask,
+						    unsigned long align_offset)
+{
+	unsigned long index, end, i;
+
+	for (;;) {
+		index = modern_find_next_zero_bit(map, size, start);
+		index = ((index + align_offset + align_mask) & ~align_mask) - align_offset;
+		end = index + nr;
+		/* end < index: the run would wrap, which is "past the end" too. */
+		if (end > size || end < index)
+			return end > size ? end : size + 1;
+		i = modern_find_next_bit(map, end, index);
+		if (i >= end)
+			return index;
+		start = i + 1;
+	}
+}
+
+unsigned long modern_bitmap_find_next_zero_area(const unsigned long *map,
+						unsigned long size,
+						unsigned long start,
+						unsigned long nr,
+						unsigned long align_mask)
+{
+	return modern_bitmap_find_next_zero_area_off(map, size, start, nr, align_mask, 0);
+}
+
+/*
+ * Walk [@start, @start + @nr) one word at a time, handing @fn each word and
+ * the mask of its bits in the range.  Stops when @fn fails and returns the
+ * number of bits from that word on.
+ */
+typedef int (*word_op)(_Atomic unsigned long *w, unsigned long mask);
+
+static unsigned long for_each_word(unsigned long *map, unsigned long start,
+				   unsigned long nr, word_op fn)
+{
+	unsigned long i = start / BPL;
+	unsigned long in_word = BPL - start % BPL;
+	unsigned long mask = first_word_mask(start);
+
+	while (nr) {
+		if (nr < in_word) {
+			mask &= last_word_mask(start + nr);
+			in_word = nr;
+		}
+		if (fn(word(map, i), mask))
+			return nr;
+		nr -= in_word;
+		start += in_word;
+		in_word = BPL;
+		mask = ~0UL;
+		i++;
+	}
+	return 0;
+}
+
+static int set_all(_Atomic unsigned long *w, unsigned long mask)
+{
+	atomic_fetch_or_explicit(w, mask, memory_order_acq_rel);
+	return 0;
+}
+
+static int clear_all(_Atomic unsigned long *w, unsigned long mask)
+{
+	atomic_fetch_and_explicit(w, ~mask, memory_order_acq_rel);
+	return 0;
+}
+
+/* Claim: all of @mask must be clear. */
+static int set_if_clear(_Atomic unsigned long *w, unsigned long mask)
+{
+	unsigned long val = atomic_load_explicit(w, memory_order_relaxed);
+
+	do {
+		if (val & mask)
+			return -1;
+	} while (!atomic_compare_exchange_weak_explicit(w, &val, val | mask,
+							memory_order_acq_rel,
+							memory_order_relaxed));
+	return 0;
+}
+
+/* Release: all of @mask must be set. */
+static int clear_if_set(_Atomic unsigned long *w, unsigned long mask)
+{
+	unsigned long val = atomic_load_explicit(w, memory_order_relaxed);
+
+	do {
+		if ((val & mask) != mask)
+			return -1;
+	} while (!atomic_compare_exchange_weak_explicit(w, &val, val & ~mask,
+							memory_order_acq_rel,
+							memory_order_relaxed));
+	return 0;
+}
+
+void modern_bitmap_set(unsigned long *map, unsigned long start, unsigned long nr)
+{
+	for_each_word(map, start, nr, set_all);
+}
+
+void modern_bitmap_clear(unsigned long *map, unsigned long start, unsigned long nr)
+{
+	for_each_word(map, start, nr, clear_all);
+}
+
+unsigned long modern_bitmap_set_ll(unsigned long *map, unsigned long start,
+				   unsigned long nr)
+{
+	return for_each_word(map, start, nr, set_if_clear);
+}
+
+unsigned long modern_bitmap_clear_ll(unsigned long *map, unsigned long start,
+				     unsigned long nr)
+{
+	return for_each_word(map, start, nr, clear_if_set);
+}
+
+unsigned long modern_bitmap_weight(const unsigned long *map, unsigned long size)
+{
+	unsigned long i, n = 0, full = size / BPL;
+
+	for (i = 0; i < full; i++)
+		n += (unsigned long)__builtin_popcountl(load_word(map, i));
+	if (size % BPL)
+		n += (unsigned long)__builtin_popcountl(load_word(map, full) &
+							last_word_mask(size));
+	return n;
+}

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * modern/pool.c - the pool: chunks, adding memory, lock-free allocation and
+ * free, destruction and the simple queries.
+ *
+ * The chunk list only grows while the pool lives: gen_pool_add*() fills a
+ * chunk completely, links it in front of the list and publishes it with a
+ * release store, all under the pool's mutex (which only orders adders with
+ * each other).  Everything else walks the list without a lock.  Allocation
+ * claims bitmap words with compare-and-swap; free checks the whole range
+ * before it releases anything, so misuse leaves the pool as it was.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "algo_internal.h"
+#include "bitmap_internal.h"
+#include "pool_internal.h"
+
+/* What gen_pool_add() records as "no physical address". */
+#define NO_PHYS ((phys_addr_t)-1)
+
+static unsigned long granule(const struct gen_pool *pool)
+{
+	return 1UL << pool->min_alloc_order;
+}
+
+static bool pool_ok(const struct gen_pool *pool, const char *func)
+{
+	if (pool)
+		return true;
+	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, NULL, 0, 0, "NULL pool");
+	return false;
+}
+
+/* The chunk holding @addr, or NULL. Chunks never overlap: at most one. */
+static struct gen_pool_chunk *find_chunk(struct gen_pool *pool, unsigned long addr)
+{
+	struct gen_pool_chunk *chunk;
+
+	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
+		if (addr >= chunk->start_addr && addr <= chunk->end_addr)
+			return chunk;
+	return NULL;
+}
+
+size_t modern_chunk_meta_bytes(unsigned long nbits)
+{
+	return sizeof(struct gen_pool_chunk) +
+	       modern_bits_to_longs(nbits) * sizeof(unsigned long);
+}
+
+/**
+ * gen_pool_create() - create a pool without memory (see genalloc.h)
+ * @min_alloc_order: log2 of the granule in bytes
+ * @nid:             ignored
+ *
+ * Return: the pool, or NULL.
+ */
+struct gen_pool *modern_gen_pool_create(int min_alloc_order, int nid)
+{
+	struct gen_pool *pool;
+
+	(void)nid;
+	if (min_alloc_order < 0 || min_alloc_order >= (int)MODERN_BITS_PER_LONG) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_create", NULL,
+				0, 0, "min_alloc_order out of range");
+		return NULL;
+	}
+	pool = malloc(sizeof(*pool));
+	if (!pool)
+		return NULL;
+	if (pthread_mutex_init(&pool->lock, NULL)) {
+		free(pool);
+		return NULL;
+	}
+	atomic_init(&pool->chunks, NULL);
+	pool->min_alloc_order = min_alloc_order;
+	pool->algo = gen_pool_first_fit;
+	pool->data = NULL;
+	pool->name = NULL;
+	return pool;
+}
+
+/* Refuse a range the pool cannot represent; report why. */
+static bool range_ok(struct gen_pool *pool, unsigned long addr, size_t size,
+		     const char *func)
+{
+	if (size == 0 || addr == 0) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, pool, addr, size,
+				size ? "address 0 is the allocation failure value"
+				     : "empty range");
+		return false;
+	}
+	if (size > (size_t)LONG_MAX || addr + (size - 1) < addr) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_ERANGE, func, pool, addr, size,
+				"range wraps the address space or is too large");
+		return false;
+	}
+	return true;
+}
+
+static bool overlaps_any(struct gen_pool *pool, unsigned long start, unsigned long end)
+{
+	struct gen_pool_chunk *c;
+
+	for (c = modern_first_chunk(pool); c; c = c->next_chunk)
+		if (start <= c->end_addr && c->start_addr <= end)
+			return true;
+	return false;
+}
+
+/* Link a finished chunk in front; false if it overlaps one already there. */
+static bool publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk)
+{
+	bool overlap;
+
+	pthread_mutex_lock(&pool->lock);
+	overlap = overlaps_any(pool, chunk->start_addr, chunk->end_addr);
+	if (!overlap) {
+		chunk->next_chunk = atomic_load_explicit(&pool->chunks, memory_order_relaxed);
+		atomic_store_explicit(&pool->chunks, chunk, memory_order_release);
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return !overlap;
+}
+
+static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys,
+		     size_t size, void *owner, const char *func)
+{
+	struct gen_pool_chunk *chunk;
+	unsigned long nbits;
+
+	if (!pool_ok(pool, func))
+		return -EINVAL;
+	if (!range_ok(pool, virt, size, func))
+		return -EINVAL;
+	nbits = size >> pool->min_alloc_order;
+	chunk = calloc(1, modern_chunk_meta_bytes(nbits));
+	if (!chunk)
+		return -ENOMEM;
+	chunk->phys_addr = phys;
+	chunk->owner = owner;
+	chunk->start_addr = virt;
+	chunk->end_addr = virt + (size - 1);
+	chunk->nbits = nbits;
+	atomic_init(&chunk->avail, (long)size);
+	if (!publish_chunk(pool, chunk)) {
+		free(chunk);
+		genalloc_report(GENALLOC_WARN, GENALLOC_EOVERLAP, func, pool, virt, size,
+				"range overlaps a chunk of the pool");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * gen_pool_add_owner() - add memory with a physical address and an owner
+ * @pool:  the pool
+ * @addr:  first address
+ * @phys:  physical address of @addr
+ * @size:  bytes
+ * @nid:   ignored
+ * @owner: returned to gen_pool_alloc_owner()/gen_pool_free_owner()
+ *
+ * Return: 0, -EINVAL or -ENOMEM (see genalloc.h).
+ */
+int modern_gen_pool_add_owner(struct gen_pool *pool, unsigned long addr,
+			      phys_addr_t phys, size_t size, int nid, void *owner)
+{
+	(void)nid;
+	return add_chunk(pool, addr, phys, size, owner, "gen_pool_add_owner");
+}
+
+/**
+ * gen_pool_add_virt() - add memory with a physical address
+ * @pool: the pool
+ * @addr: first address
+ * @phys: physical address of @addr
+ * @size: bytes
+ * @nid:  ignored
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int modern_gen_pool_add_virt(struct gen_pool *pool, unsigned long addr,
+			     phys_addr_t phys, size_t size, int nid)
+{
+	(void)nid;
+	return add_chunk(pool, addr, phys, size, NULL, "gen_pool_add_virt");
+}
+
+/**
+ * gen_pool_add() - add memory without a physical address
+ * @pool: the pool
+ * @addr: first address
+ * @size: bytes
+ * @nid:  ignored
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int modern_gen_pool_add(struct gen_pool *pool, unsigned long addr, size_t size, int nid)
+{
+	(void)nid;
+	return add_chunk(pool, addr, NO_PHYS, size, NULL, "gen_pool_add");
+}
+
+/**
+ * gen_pool_destroy() - free the pool and its bookkeeping
+ * @pool: the pool, or NULL
+ *
+ * Every chunk is checked before anything is freed, so a live allocation
+ * (BUG EBUSY) leaves the whole pool usable.
+ */
+void modern_gen_pool_destroy(struct gen_pool *pool)
+{
+	struct gen_pool_chunk *chunk, *next;
+	unsigned long bit;
+
+	if (!pool)
+		return;
+	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
+		bit = modern_find_next_bit(chunk->bits, chunk->nbits, 0);
+		if (bit < chunk->nbits) {
+			genalloc_report(GENALLOC_BUG, GENALLOC_EBUSY, "gen_pool_destroy", pool,
+					chunk->start_addr + (bit << pool->min_alloc_order),
+					0, "pool has live allocations");
+			return;
+		}
+	}
+	for (chunk = modern_first_chunk(pool); chunk; chunk = next) {
+		next = chunk->next_chunk;
+		free(chunk);
+	}
+	pthread_mutex_destroy(&pool->lock);
+	free((void *)pool->name);
+	free(pool);
+}
+
+/*
+ * Find and claim @nbits granules of @chunk.  A compare-and-swap conflict means
+ * another thread took part of the answer: give back what this call set and
+ * ask the algorithm again from bit 0 (each retry follows someone's progress,
+ * so this cannot spin forever without the pool changing).
+ */
+static bool claim_in_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+			   unsigned long nbits, genpool_algo_t algo, void *data,
+			   unsigned long *bit)
+{
+	unsigned long start, remain;
+
+	for (;;) {
+		start = algo(chunk->bits, chunk->nbits, 0, (unsigned int)nbits, data,
+			     pool, chunk->start_addr);
+		if (start >= chunk->nbits || nbits > chunk->nbits - start)
+			return false;
+		remain = modern_bitmap_set_ll(chunk->bits, start, nbits);
+		if (!remain) {
+			*bit = start;
+			return true;
+		}
+		modern_bitmap_clear_ll(chunk->bits, start, nbits - remain);
+	}
+}
+
+unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
+				void *data, void **owner)
+{
+	int order = pool->min_alloc_order;
+	struct gen_pool_chunk *chunk;
+	unsigned long nbits, bit;
+
+	if (owner)
+		*owner = NULL;
+	if (size == 0 || size > ULONG_MAX - (granule(pool) - 1))
+		return 0;
+	nbits = (size + granule(pool) - 1) >> order;
+	if (nbits > UINT_MAX)
+		return 0;
+	if (!algo)
+		algo = gen_pool_first_fit;
+	if (!modern_algo_data_ok(algo, data, pool))
+		return 0;
+	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
+		/* The kernel's cheap skip compares the unrounded size. */
+		if (size > (unsigned long)atomic_load_explicit(&chunk->avail,
+							       memory_order_relaxed))
+			continue;
+		if (!claim_in_chunk(pool, chunk, nbits, algo, data, &bit))
+			continue;
+		atomic_fetch_sub_explicit(&chunk->avail, (long)(nbits << order),
+					  memory_order_relaxed);
+		if (owner)
+			*owner = chunk->owner;
+		return chunk->start_addr + (bit << order);
+	}
+	return 0;
+}
+
+/**
+ * gen_pool_alloc_algo_owner() - allocate with a given algorithm
+ * @pool:  the pool
+ * @size:  bytes
+ * @algo:  the algorithm
+ * @data:  its data
+ * @owner: receives the chunk's owner, or NULL
+ *
+ * Return: the address, or 0 (see genalloc.h).
+ */
+unsigned long modern_gen_pool_alloc_algo_owner(struct gen_pool *pool, size_t size,
+					       genpool_algo_t algo, void *data,
+					       void **owner)
+{
+	if (owner)
+		*owner = NULL;
+	if (!pool_ok(pool, "gen_pool_alloc_algo_owner"))
+		return 0;
+	return modern_pool_alloc(pool, size, algo, data, owner);
+}
+
+/**
+ * gen_pool_alloc_algo() - allocate with a given algorithm
+ * @pool: the pool
+ * @size: bytes
+ * @algo: the algorithm
+ * @data: its data
+ *
+ * Return: the address, or 0.
+ */
+unsigned long modern_gen_pool_alloc_algo(struct gen_pool *pool, size_t size,
+					 genpool_algo_t algo, void *data)
+{
+	if (!pool_ok(pool, "gen_pool_alloc_algo"))
+		return 0;
+	return modern_pool_alloc(pool, size, algo, data, NULL);
+}
+
+/**
+ * gen_pool_alloc_owner() - allocate with the pool's algorithm
+ * @pool:  the pool
+ * @size:  bytes
+ * @owner: receives the chunk's owner, or NULL
+ *
+ * Return: the address, or 0.
+ */
+unsigned long modern_gen_pool_alloc_owner(struct gen_pool *pool, size_t size,
+					  void **owner)
+{
+	if (owner)
+		*owner = NULL;
+	if (!pool_ok(pool, "gen_pool_alloc_owner"))
+		return 0;
+	return modern_pool_alloc(pool, size, pool->algo, pool->data, owner);
+}
+
+/**
+ * gen_pool_alloc() - allocate with the pool's algorithm
+ * @pool: the pool
+ * @size: bytes
+ *
+ * Return: the address, or 0.
+ */
+unsigned long modern_gen_pool_alloc(struct gen_pool *pool, size_t size)
+{
+	if (!pool_ok(pool, "gen_pool_alloc"))
+		return 0;
+	return modern_pool_alloc(pool, size, pool->algo, pool->data, NULL);
+}
+
+/*
+ * Everything that makes a free wrong, checked before a bit changes.  Sets
+ * @start/@nbits to the granules to release.
+ */
+static bool free_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+		    unsigned long addr, size_t size, const char *func,
+		    unsigned long *start, unsigned long *nbits)
+{
+	int order = pool->min_alloc_order;
+	unsigned long off, n;
+
+	if (!chunk) {
+		genalloc_report(GENALLOC_BUG, GENALLOC_EFOREIGN, func, pool, addr, size,
+				"address is in no chunk of the pool");
+		return false;
+	}
+	off = addr - chunk->start_addr;
+	if (off & (granule(pool) - 1)) {
+		genalloc_report(GENALLOC_BUG, GENALLOC_EMISALIGNED, func, pool, addr, size,
+				"address is not on a granule boundary");
+		return false;
+	}
+	n = (size >> order) + ((size & (granule(pool) - 1)) != 0);
+	if (size - 1 > chunk->end_addr - addr || n > chunk->nbits - (off >> order)) {
+		genalloc_report(GENALLOC_BUG, GENALLOC_ERANGE, func, pool, addr, size,
+				"range runs past the end of its chunk");
+		return false;
+	}
+	*start = off >> order;
+	*nbits = n;
+	if (modern_find_next_zero_bit(chunk->bits, *start + n, *start) < *start + n) {
+		genalloc_report(GENALLOC_BUG, GENALLOC_EDOUBLEFREE, func, pool, addr, size,
+				"part of the range is already free");
+		return false;
+	}
+	return true;
+}
+
+static void free_block(struct gen_pool *pool, unsigned long addr, size_t size,
+		       void **owner, const char *func)
+{
+	struct gen_pool_chunk *chunk;
+	unsigned long start, nbits, remain;
+
+	if (owner)
+		*owner = NULL;
+	if (!pool_ok(pool, func) || size == 0)
+		return;
+	chunk = find_chunk(pool, addr);
+	if (!free_ok(pool, chunk, addr, size, func, &start, &nbits))
+		return;
+	remain = modern_bitmap_clear_ll(chunk->bits, start, nbits);
+	/* Whatever this call did release must be counted back, even when a
+	 * concurrent free of the same block released the rest. */
+	atomic_fetch_add_explicit(&chunk->avail,
+				  (long)((nbits - remain) << pool->min_alloc_order),
+				  memory_order_relaxed);
+	if (remain) {
+		genalloc_report(GENALLOC_BUG, GENALLOC_EDOUBLEFREE, func, pool, addr, size,
+				"block freed twice concurrently");
+		return;
+	}
+	if (owner)
+		*owner = chunk->owner;
+}
+
+/**
+ * gen_pool_free_owner() - give back a block, report its chunk's owner
+ * @pool:  the pool
+ * @addr:  the block's address
+ * @size:  its size
+ * @owner: receives the chunk's owner, or NULL
+ */
+void modern_gen_pool_free_owner(struct gen_pool *pool, unsigned long addr, size_t size,
+				void **owner)
+{
+	free_block(pool, addr, size, owner, "gen_pool_free_owner");
+}
+
+/**
+ * gen_pool_free() - give back a block
+ * @pool: the pool
+ * @addr: the block's address
+ * @size: its size
+ */
+void modern_gen_pool_free(struct gen_pool *pool, unsigned long addr, size_t size)
+{
+	free_block(pool, addr, size, NULL, "gen_pool_free");
+}
+
+/**
+ * gen_pool_virt_to_phys() - physical address of a pool address
+ * @pool: the pool
+ * @addr: the address
+ *
+ * Return: the physical address, or -1.
+ */
+phys_addr_t modern_gen_pool_virt_to_phys(struct gen_pool *pool, unsigned long addr)
+{
+	struct gen_pool_chunk *chunk;
+
+	if (!pool_ok(pool, "gen_pool_virt_to_phys"))
+		return NO_PHYS;
+	chunk = find_chunk(pool, addr);
+	if (!chunk || chunk->phys_addr == NO_PHYS)
+		return NO_PHYS;
+	return chunk->phys_addr + (addr - chunk->start_addr);
+}
+
+/**
+ * gen_pool_has_addr() - is [@start, @start + @size) inside one chunk?
+ * @pool:  the pool
+ * @start: first address
+ * @size:  bytes
+ *
+ * Return: true or false.
+ */
+bool modern_gen_pool_has_addr(struct gen_pool *pool, unsigned long start, size_t size)
+{
+	struct gen_pool_chunk *chunk;
+
+	if (!pool_ok(pool, "gen_pool_has_addr"))
+		return false;
+	if (size && start + (size - 1) < start)
+		return false;
+	chunk = find_chunk(pool, start);
+	return chunk && (size == 0 || size - 1 <= chunk->end_addr - start);
+}
+
+/**
+ * gen_pool_avail() - free bytes in the pool
+ * @pool: the pool
+ *
+ * Return: the sum of the chunks' avail.
+ */
+size_t modern_gen_pool_avail(struct gen_pool *pool)
+{
+	struct gen_pool_chunk *chunk;
+	size_t avail = 0;
+
+	if (!pool_ok(pool, "gen_pool_avail"))
+		return 0;
+	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
+		avail += (size_t)atomic_load_explicit(&chunk->avail, memory_order_relaxed);
+	return avail;
+}
+
+/**
+ * gen_pool_size() - bytes managed by the pool
+ * @pool: the pool
+ *
+ * Return: the sum of the chunks' sizes.
+ */
+size_t modern_gen_pool_size(struct gen_pool *pool)
+{
+	struct gen_pool_chunk *chunk;
+	size_t size = 0;
+
+	if (!pool_ok(pool, "gen_pool_size"))
+		return 0;
+	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
+		size += modern_chunk_size(chunk);
+	return size;
+}
+
+/**
+ * gen_pool_for_each_chunk() - call @func on every chunk, newest first
+ * @pool: the pool
+ * @func: the function (NULL: WARN EINVAL)
+ * @data: passed to @func
+ */
+void modern_gen_pool_for_each_chunk(struct gen_pool *pool,
+				    void (*func)(struct gen_pool *pool,
+						 struct gen_pool_chunk *chunk, void *data),
+				    void *data)
+{
+	struct gen_pool_chunk *chunk;
+
+	if (!pool_ok(pool, "gen_pool_for_each_chunk"))
+		return;
+	if (!func) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_chunk",
+				pool, 0, 0, "NULL function");
+		return;
+	}
+	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
+		func(pool, chunk, data);
+}
+
+/**
+ * gen_pool_set_algo() - set the pool's default algorithm
+ * @pool: the pool
+ * @algo: the algorithm, or NULL for gen_pool_first_fit
+ * @data: its data
+ */
+void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo, void *data)
+{
+	if (!pool_ok(pool, "gen_pool_set_algo"))
+		return;
+	pool->algo = algo ? algo : gen_pool_first_fit;
+	pool->data = data;
+}

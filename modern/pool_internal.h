@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * modern/pool_internal.h - chunk-list access shared by the pool, the DMA
+ * helpers and the checker (not installed).
+ */
+#ifndef GENALLOC_MODERN_POOL_INTERNAL_H
+#define GENALLOC_MODERN_POOL_INTERNAL_H
+
+#include "genalloc.h"
+
+/*
+ * The newest chunk.  Acquire pairs with the release store in gen_pool_add*()
+ * so that a lock-free reader sees every field (and next_chunk) of every chunk
+ * it can reach.
+ */
+static inline struct gen_pool_chunk *modern_first_chunk(struct gen_pool *pool)
+{
+	return atomic_load_explicit(&pool->chunks, memory_order_acquire);
+}
+
+/* Bytes in a chunk, tail included (end_addr is inclusive). */
+static inline unsigned long modern_chunk_size(const struct gen_pool_chunk *chunk)
+{
+	return chunk->end_addr - chunk->start_addr + 1;
+}
+
+/* Bytes of bookkeeping for a chunk of @nbits granules. */
+size_t modern_chunk_meta_bytes(unsigned long nbits);
+
+/**
+ * modern_pool_alloc() - gen_pool_alloc_algo_owner() on a non-NULL pool
+ * @pool:  the pool, not NULL
+ * @size:  bytes
+ * @algo:  the algorithm, not NULL
+ * @data:  its data
+ * @owner: receives the chunk's owner, or NULL
+ *
+ * Every allocation entry point (the DMA helpers too) ends here once it has
+ * dealt with a NULL pool in its own documented way.
+ */
+unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
+				void *data, void **owner);
+
+#endif /* GENALLOC_MODERN_POOL_INTERNAL_H */
