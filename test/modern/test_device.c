@@ -1,0 +1,837 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test/modern/test_device.c - the device model: device lifetime, devres
+ * (LIFO release, lookup, misuse), devm_gen_pool_create/gen_pool_get with
+ * names and duplicates, of_gen_pool_get over caller-built device trees, the
+ * error pointers, and concurrent creation on one device.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../support.h"
+#include "modern/genalloc.h"
+#include "modern/linux/device.h"
+#include "modern/linux/err.h"
+#include "modern/linux/of.h"
+
+/* Somewhere no test maps: the engine never touches managed memory. */
+#define BASE 0x40000000UL
+
+static struct device dev;
+
+static void dev_setup(void)
+{
+	memset(&dev, 0, sizeof(dev));
+	dev.name = "test-dev";
+	device_initialize(&dev);
+}
+
+static void dev_teardown(void)
+{
+	device_release(&dev);
+}
+
+static struct gen_pool *devm_pool(struct device *d, int order, const char *name)
+{
+	struct gen_pool *pool = devm_gen_pool_create(d, order, -1, name);
+
+	ck_assert_msg(!IS_ERR_OR_NULL(pool), "devm_gen_pool_create(%s) failed",
+		      name ? name : "NULL");
+	return pool;
+}
+
+/* ------------------------------------------------------------ managed pools */
+
+START_TEST(create_and_get_by_name)
+{
+	char name[] = "alpha";
+	struct gen_pool *a = devm_pool(&dev, 4, name);
+	struct gen_pool *b = devm_pool(&dev, 5, "beta");
+	struct gen_pool *anon = devm_pool(&dev, 6, NULL);
+
+	ck_assert_ptr_ne(a, b);
+	ck_assert_int_eq(a->min_alloc_order, 4);
+	ck_assert_int_eq(b->min_alloc_order, 5);
+	ck_assert_int_eq(anon->min_alloc_order, 6);
+	/* The pool keeps its own copy of the name. */
+	ck_assert_ptr_ne(a->name, name);
+	name[0] = 'X';
+	ck_assert_str_eq(a->name, "alpha");
+	ck_assert_ptr_null(anon->name);
+
+	ck_assert_ptr_eq(gen_pool_get(&dev, "alpha"), a);
+	ck_assert_ptr_eq(gen_pool_get(&dev, "beta"), b);
+	ck_assert_ptr_eq(gen_pool_get(&dev, NULL), anon);
+	ck_assert_ptr_null(gen_pool_get(&dev, "gamma"));
+	ck_assert_ptr_null(gen_pool_get(&dev, "Xlpha"));
+}
+END_TEST
+
+START_TEST(null_name_matches_only_unnamed_pool)
+{
+	struct gen_pool *a = devm_pool(&dev, 3, "alpha");
+
+	ck_assert_ptr_null(gen_pool_get(&dev, NULL));
+	struct gen_pool *anon = devm_pool(&dev, 3, NULL);
+
+	ck_assert_ptr_eq(gen_pool_get(&dev, NULL), anon);
+	ck_assert_ptr_eq(gen_pool_get(&dev, "alpha"), a);
+	ck_assert_ptr_null(gen_pool_get(&dev, ""));
+}
+END_TEST
+
+START_TEST(duplicate_name_refused)
+{
+	struct gen_pool *a = devm_pool(&dev, 4, "alpha");
+	struct gen_pool *dup;
+
+	capture_errors();
+	dup = devm_gen_pool_create(&dev, 4, -1, "alpha");
+	ck_assert(IS_ERR(dup));
+	ck_assert_int_eq(PTR_ERR(dup), -EINVAL);
+	ck_assert_str_eq(last_error()->func, "devm_gen_pool_create");
+	ck_assert_uint_eq(last_error()->addr, (uintptr_t)&dev);
+	ck_assert_ptr_null(last_error()->pool);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_eq(gen_pool_get(&dev, "alpha"), a);
+	/* Only one resource was added: the refused call left nothing behind. */
+	ck_assert_int_eq(devres_release_all(&dev), 1);
+}
+END_TEST
+
+START_TEST(duplicate_unnamed_refused)
+{
+	struct gen_pool *anon = devm_pool(&dev, 4, NULL);
+	struct gen_pool *dup;
+
+	capture_errors();
+	dup = devm_gen_pool_create(&dev, 7, -1, NULL);
+	ck_assert_int_eq(PTR_ERR(dup), -EINVAL);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_eq(gen_pool_get(&dev, NULL), anon);
+	/* The same name on another device is fine. */
+	struct device other = { .name = "other" };
+
+	device_initialize(&other);
+	ck_assert_ptr_ne(devm_pool(&other, 4, NULL), anon);
+	device_release(&other);
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+START_TEST(bad_order_is_enomem_and_leaves_nothing)
+{
+	struct gen_pool *pool;
+
+	capture_errors();
+	pool = devm_gen_pool_create(&dev, -1, -1, "bad");
+	ck_assert(IS_ERR(pool));
+	ck_assert_int_eq(PTR_ERR(pool), -ENOMEM);
+	/* The engine itself reported the order. */
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_null(gen_pool_get(&dev, "bad"));
+	ck_assert_int_eq(devres_release_all(&dev), 0);
+}
+END_TEST
+
+START_TEST(release_destroys_pools)
+{
+	struct gen_pool *a = devm_pool(&dev, 4, "alpha");
+	struct gen_pool *anon = devm_pool(&dev, 6, NULL);
+	unsigned long addr;
+
+	ck_assert_int_eq(gen_pool_add(a, BASE, 4096, -1), 0);
+	ck_assert_int_eq(gen_pool_add(anon, BASE + 0x10000, 4096, -1), 0);
+	addr = gen_pool_alloc(a, 100);
+	ck_assert_uint_eq(addr, BASE);
+	gen_pool_free(a, addr, 100);
+	ck_assert_uint_eq(gen_pool_alloc(anon, 64), BASE + 0x10000);
+	gen_pool_free(anon, BASE + 0x10000, 64);
+
+	capture_errors();
+	device_release(&dev);
+	/* Freed pools, chunks and names: ASan and valgrind see no leak. */
+	ck_assert_int_eq(errors_seen(), 0);
+	/* A released device is empty, and releasing again does nothing. */
+	ck_assert_ptr_null(gen_pool_get(&dev, "alpha"));
+	ck_assert_ptr_null(gen_pool_get(&dev, NULL));
+	ck_assert_int_eq(devres_release_all(&dev), 0);
+	device_release(&dev);
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+START_TEST(release_with_live_block_reports_ebusy)
+{
+	struct gen_pool *pool = devm_pool(&dev, 5, "busy");
+	unsigned long addr;
+
+	ck_assert_int_eq(gen_pool_add(pool, BASE, 1024, -1), 0);
+	addr = gen_pool_alloc(pool, 64);
+	ck_assert_uint_ne(addr, 0);
+
+	capture_errors();
+	ck_assert_int_eq(devres_release_all(&dev), 1);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EBUSY);
+	/* The pool survived, intact, and is now the caller's. */
+	ck_assert_ptr_null(gen_pool_get(&dev, "busy"));
+	ck_assert_uint_eq(gen_pool_avail(pool), 1024 - 64);
+	ck_assert_str_eq(pool->name, "busy");
+	gen_pool_free(pool, addr, 64);
+	gen_pool_destroy(pool);
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+START_TEST(release_with_live_block_dies)
+{
+	struct gen_pool *pool = devm_pool(&dev, 5, NULL);
+
+	ck_assert_int_eq(gen_pool_add(pool, BASE, 1024, -1), 0);
+	ck_assert_uint_ne(gen_pool_alloc(pool, 32), 0);
+	expect_death();
+	device_release(&dev);
+}
+END_TEST
+
+START_TEST(create_on_bad_device_refused)
+{
+	struct device zero;
+	struct gen_pool *pool;
+
+	memset(&zero, 0, sizeof(zero));
+	capture_errors();
+	pool = devm_gen_pool_create(NULL, 4, -1, "x");
+	ck_assert_int_eq(PTR_ERR(pool), -EINVAL);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	pool = devm_gen_pool_create(&zero, 4, -1, "x");
+	ck_assert_int_eq(PTR_ERR(pool), -EINVAL);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+
+	device_release(&dev);
+	pool = devm_gen_pool_create(&dev, 4, -1, "x");
+	ck_assert_int_eq(PTR_ERR(pool), -EINVAL);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+
+	ck_assert_ptr_null(gen_pool_get(NULL, "x"));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_null(gen_pool_get(&zero, NULL));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	/* A released device may live again. */
+	device_initialize(&dev);
+	pool = devm_pool(&dev, 4, "x");
+	ck_assert_ptr_eq(gen_pool_get(&dev, "x"), pool);
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ devres */
+
+struct order_log {
+	int seq[8];
+	int n;
+};
+
+static struct order_log order_log;
+
+struct tagged {
+	int tag;
+};
+
+static void tagged_release(struct device *d, void *res)
+{
+	struct tagged *t = res;
+
+	ck_assert_ptr_eq(d, &dev);
+	ck_assert_int_lt(order_log.n, 8);
+	order_log.seq[order_log.n++] = t->tag;
+}
+
+static struct tagged *add_tagged(int tag)
+{
+	struct tagged *t = devres_alloc(tagged_release, sizeof(*t), GFP_KERNEL);
+
+	ck_assert_ptr_nonnull(t);
+	t->tag = tag;
+	devres_add(&dev, t);
+	return t;
+}
+
+START_TEST(release_is_lifo)
+{
+	memset(&order_log, 0, sizeof(order_log));
+	add_tagged(1);
+	add_tagged(2);
+	devm_pool(&dev, 4, "between");
+	add_tagged(3);
+	ck_assert_int_eq(devres_release_all(&dev), 4);
+	ck_assert_int_eq(order_log.n, 3);
+	ck_assert_int_eq(order_log.seq[0], 3);
+	ck_assert_int_eq(order_log.seq[1], 2);
+	ck_assert_int_eq(order_log.seq[2], 1);
+
+	/* The device stays alive and takes new resources after release_all. */
+	add_tagged(4);
+	add_tagged(5);
+	device_release(&dev);
+	ck_assert_int_eq(order_log.n, 5);
+	ck_assert_int_eq(order_log.seq[3], 5);
+	ck_assert_int_eq(order_log.seq[4], 4);
+}
+END_TEST
+
+static int tag_match(struct device *d, void *res, void *data)
+{
+	(void)d;
+	return ((struct tagged *)res)->tag == *(int *)data;
+}
+
+static void other_release(struct device *d, void *res)
+{
+	(void)d;
+	(void)res;
+}
+
+START_TEST(find_newest_match)
+{
+	memset(&order_log, 0, sizeof(order_log));
+	struct tagged *t1 = add_tagged(1);
+	struct tagged *t2 = add_tagged(2);
+	struct tagged *t1b = add_tagged(1);
+	void *o = devres_alloc(other_release, 16, GFP_KERNEL);
+	int want;
+
+	devres_add(&dev, o);
+	want = 1;
+	ck_assert_ptr_eq(devres_find(&dev, tagged_release, tag_match, &want), t1b);
+	want = 2;
+	ck_assert_ptr_eq(devres_find(&dev, tagged_release, tag_match, &want), t2);
+	want = 9;
+	ck_assert_ptr_null(devres_find(&dev, tagged_release, tag_match, &want));
+	ck_assert_ptr_eq(devres_find(&dev, tagged_release, NULL, NULL), t1b);
+	ck_assert_ptr_eq(devres_find(&dev, other_release, NULL, NULL), o);
+	ck_assert_ptr_null(devres_find(&dev, NULL, NULL, NULL));
+	want = 1;
+	ck_assert_ptr_ne(devres_find(&dev, tagged_release, tag_match, &want), t1);
+}
+END_TEST
+
+START_TEST(alloc_is_zeroed_and_aligned)
+{
+	for (size_t size = 0; size < 200; size += 13) {
+		unsigned char *p = devres_alloc(other_release, size, GFP_KERNEL);
+
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq((uintptr_t)p % alignof(max_align_t), 0);
+		for (size_t i = 0; i < size; i++)
+			ck_assert_uint_eq(p[i], 0);
+		devres_free(p);
+	}
+	devres_free(NULL);
+}
+END_TEST
+
+START_TEST(alloc_refusals)
+{
+	capture_errors();
+	ck_assert_ptr_null(devres_alloc(NULL, 8, GFP_KERNEL));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	/* An overflowing size is an allocation failure, not a report. */
+	ck_assert_ptr_null(devres_alloc(other_release, SIZE_MAX, GFP_KERNEL));
+	ck_assert_ptr_null(devres_alloc(other_release, SIZE_MAX - 8, GFP_KERNEL));
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+START_TEST(add_misuse_refused)
+{
+	struct device zero;
+	void *res = devres_alloc(other_release, 8, GFP_KERNEL);
+
+	memset(&zero, 0, sizeof(zero));
+	capture_errors();
+	devres_add(NULL, res);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	devres_add(&zero, res);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	devres_add(&dev, NULL);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+
+	devres_add(&dev, res);
+	ck_assert_int_eq(errors_seen(), 0);
+	devres_add(&dev, res);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(devres_release_all(&dev), 1);
+
+	/* A released device refuses additions; the record stays ours. */
+	device_release(&dev);
+	res = devres_alloc(other_release, 8, GFP_KERNEL);
+	devres_add(&dev, res);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	devres_free(res);
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+START_TEST(free_of_added_record_reports_ebusy)
+{
+	void *res = devres_alloc(other_release, 8, GFP_KERNEL);
+
+	devres_add(&dev, res);
+	capture_errors();
+	devres_free(res);
+	ck_assert_str_eq(last_error()->func, "devres_free");
+	ck_assert_uint_eq(last_error()->addr, (uintptr_t)res);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EBUSY);
+	/* Not freed: the device still owns and releases it. */
+	ck_assert_ptr_eq(devres_find(&dev, other_release, NULL, NULL), res);
+	ck_assert_int_eq(devres_release_all(&dev), 1);
+}
+END_TEST
+
+START_TEST(free_of_added_record_dies)
+{
+	void *res = devres_alloc(other_release, 8, GFP_KERNEL);
+
+	devres_add(&dev, res);
+	expect_death();
+	devres_free(res);
+}
+END_TEST
+
+START_TEST(bad_device_in_lookups)
+{
+	struct device zero;
+
+	memset(&zero, 0, sizeof(zero));
+	capture_errors();
+	ck_assert_ptr_null(devres_find(NULL, other_release, NULL, NULL));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_null(devres_find(&zero, other_release, NULL, NULL));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(devres_release_all(NULL), -ENODEV);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(devres_release_all(&zero), -ENODEV);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	device_initialize(NULL);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	/* Releasing what is not live is a silent no-op. */
+	device_release(NULL);
+	device_release(&zero);
+	device_release(&dev);
+	ck_assert_ptr_null(devres_find(&dev, other_release, NULL, NULL));
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+START_TEST(devm_kzalloc_memory)
+{
+	unsigned char *p = devm_kzalloc(&dev, 100, GFP_KERNEL);
+	struct device zero;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq((uintptr_t)p % alignof(max_align_t), 0);
+	for (int i = 0; i < 100; i++)
+		ck_assert_uint_eq(p[i], 0);
+	memset(p, 0xa5, 100);
+	ck_assert_ptr_nonnull(devm_kzalloc(&dev, 1, GFP_KERNEL));
+
+	memset(&zero, 0, sizeof(zero));
+	capture_errors();
+	ck_assert_ptr_null(devm_kzalloc(&dev, 0, GFP_KERNEL));
+	ck_assert_ptr_null(devm_kzalloc(&dev, SIZE_MAX, GFP_KERNEL));
+	ck_assert_int_eq(errors_seen(), 0);
+	ck_assert_ptr_null(devm_kzalloc(NULL, 8, GFP_KERNEL));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_null(devm_kzalloc(&zero, 8, GFP_KERNEL));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(devres_release_all(&dev), 2);
+	device_release(&dev);
+	ck_assert_ptr_null(devm_kzalloc(&dev, 8, GFP_KERNEL));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+}
+END_TEST
+
+/* A release function may use its device: the lock is not held. */
+static void reentrant_release(struct device *d, void *res)
+{
+	(void)res;
+	ck_assert_ptr_null(devres_find(d, other_release, NULL, NULL));
+	ck_assert_ptr_null(gen_pool_get(d, "p"));
+	order_log.n++;
+}
+
+START_TEST(release_may_use_device)
+{
+	void *r = devres_alloc(reentrant_release, 0, GFP_KERNEL);
+
+	devres_add(&dev, devres_alloc(other_release, 0, GFP_KERNEL));
+	devm_pool(&dev, 4, "p");
+	devres_add(&dev, r);
+	memset(&order_log, 0, sizeof(order_log));
+	device_release(&dev);
+	ck_assert_int_eq(order_log.n, 1);
+}
+END_TEST
+
+/* ------------------------------------------------------------ device tree */
+
+/*
+ * The tree of the tests:
+ *
+ *	sram: sram@5c000000 {			bound to sram_dev (named pools)
+ *		alpha: part@0 { label = "alpha"; };
+ *		part@1000 { };			(no label: full name)
+ *		odd: part@2000 { label = <&alpha>; };	(label not a string)
+ *		bare { };			(no full name given: name)
+ *	};
+ *	ocram: ocram@900000 { };		bound to ocram_dev (unnamed pool)
+ *	lonely@0 { };				no device, parent has none
+ *	consumer {
+ *		pools = <&ocram &alpha &part1000 0 &lonely &odd &bare>;
+ *		label = "consumer";
+ *	};
+ */
+struct tree {
+	struct device sram_dev, ocram_dev;
+	struct device_node root, sram, alpha, part1000, odd, bare, ocram, lonely,
+		consumer;
+	struct property alpha_label, odd_label, pools, consumer_label;
+	struct device_node *pool_list[7];
+	struct device_node *odd_list[1];
+};
+
+static struct tree t;
+
+static void tree_setup(void)
+{
+	memset(&t, 0, sizeof(t));
+	t.root = (struct device_node){ .name = "", .full_name = "/" };
+	t.sram = (struct device_node){ .name = "sram", .full_name = "sram@5c000000",
+				       .parent = &t.root };
+	t.alpha_label = (struct property){ .name = "label", .string = "alpha" };
+	t.alpha = (struct device_node){ .name = "part", .full_name = "part@0",
+					.parent = &t.sram, .properties = &t.alpha_label };
+	t.part1000 = (struct device_node){ .name = "part", .full_name = "part@1000",
+					   .parent = &t.sram };
+	t.odd_list[0] = &t.alpha;
+	t.odd_label = (struct property){ .name = "label", .phandles = t.odd_list,
+					 .nr_phandles = 1 };
+	t.odd = (struct device_node){ .name = "part", .full_name = "part@2000",
+				      .parent = &t.sram, .properties = &t.odd_label };
+	t.bare = (struct device_node){ .name = "bare", .parent = &t.sram };
+	t.ocram = (struct device_node){ .name = "ocram", .full_name = "ocram@900000",
+					.parent = &t.root };
+	t.lonely = (struct device_node){ .name = "lonely", .full_name = "lonely@0",
+					 .parent = &t.root };
+	t.pool_list[0] = &t.ocram;
+	t.pool_list[1] = &t.alpha;
+	t.pool_list[2] = &t.part1000;
+	t.pool_list[3] = NULL;
+	t.pool_list[4] = &t.lonely;
+	t.pool_list[5] = &t.odd;
+	t.pool_list[6] = &t.bare;
+	t.consumer_label = (struct property){ .name = "label", .string = "consumer" };
+	t.pools = (struct property){ .name = "pools", .phandles = t.pool_list,
+				     .nr_phandles = 7, .next = &t.consumer_label };
+	t.consumer = (struct device_node){ .name = "consumer", .full_name = "consumer",
+					   .parent = &t.root, .properties = &t.pools };
+
+	t.sram_dev.name = "sram";
+	device_initialize(&t.sram_dev);
+	device_set_of_node(&t.sram_dev, &t.sram);
+	t.ocram_dev.name = "ocram";
+	device_initialize(&t.ocram_dev);
+	device_set_of_node(&t.ocram_dev, &t.ocram);
+}
+
+static void tree_teardown(void)
+{
+	device_release(&t.sram_dev);
+	device_release(&t.ocram_dev);
+}
+
+START_TEST(of_phandle_to_bound_device)
+{
+	struct gen_pool *anon = devm_pool(&t.ocram_dev, 4, NULL);
+
+	ck_assert_ptr_eq(t.ocram_dev.of_node, &t.ocram);
+	ck_assert_ptr_eq(t.ocram.device, &t.ocram_dev);
+	ck_assert_ptr_eq(of_gen_pool_get(&t.consumer, "pools", 0), anon);
+}
+END_TEST
+
+START_TEST(of_bound_device_needs_unnamed_pool)
+{
+	/* A named pool of the bound device is not what the phandle means. */
+	devm_pool(&t.ocram_dev, 4, "ocram@900000");
+	ck_assert_ptr_null(of_gen_pool_get(&t.consumer, "pools", 0));
+}
+END_TEST
+
+START_TEST(of_label_names_parent_pool)
+{
+	struct gen_pool *alpha = devm_pool(&t.sram_dev, 3, "alpha");
+	struct gen_pool *part = devm_pool(&t.sram_dev, 3, "part@1000");
+	struct gen_pool *odd = devm_pool(&t.sram_dev, 3, "part@2000");
+	struct gen_pool *bare = devm_pool(&t.sram_dev, 3, "bare");
+
+	devm_pool(&t.sram_dev, 3, NULL);	/* never chosen by name */
+	devm_pool(&t.sram_dev, 3, "part@0");	/* the label wins over this */
+	ck_assert_ptr_eq(of_gen_pool_get(&t.consumer, "pools", 1), alpha);
+	ck_assert_ptr_eq(of_gen_pool_get(&t.consumer, "pools", 2), part);
+	/* A "label" that is not a string falls back to the full name. */
+	ck_assert_ptr_eq(of_gen_pool_get(&t.consumer, "pools", 5), odd);
+	/* No full name given: the node name is its full name. */
+	ck_assert_ptr_eq(of_gen_pool_get(&t.consumer, "pools", 6), bare);
+}
+END_TEST
+
+START_TEST(of_label_without_pool)
+{
+	/* The parent device exists but made no pool of that name. */
+	devm_pool(&t.sram_dev, 3, "beta");
+	ck_assert_ptr_null(of_gen_pool_get(&t.consumer, "pools", 1));
+	ck_assert_ptr_null(of_gen_pool_get(&t.consumer, "pools", 2));
+}
+END_TEST
+
+START_TEST(of_unresolvable_gives_null)
+{
+	devm_pool(&t.ocram_dev, 4, NULL);
+	devm_pool(&t.sram_dev, 3, "alpha");
+	capture_errors();
+	ck_assert_ptr_null(of_gen_pool_get(&t.consumer, "pools", 3));	/* <0> */
+	ck_assert_ptr_null(of_gen_pool_get(&t.consumer, "pools", 4));	/* no device */
+	ck_assert_ptr_null(of_gen_pool_get(&t.consumer, "pools", 7));	/* past end */
+	ck_assert_ptr_null(of_gen_pool_get(&t.consumer, "pools", -1));
+	ck_assert_ptr_null(of_gen_pool_get(&t.consumer, "nosuch", 0));
+	ck_assert_ptr_null(of_gen_pool_get(&t.consumer, "label", 0));	/* a string */
+	ck_assert_ptr_null(of_gen_pool_get(&t.consumer, NULL, 0));
+	ck_assert_ptr_null(of_gen_pool_get(NULL, "pools", 0));
+	ck_assert_ptr_null(of_gen_pool_get(&t.root, "pools", 0));	/* no properties */
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+START_TEST(of_released_device_has_no_pool)
+{
+	struct gen_pool *alpha = devm_pool(&t.sram_dev, 3, "alpha");
+
+	ck_assert_ptr_eq(of_gen_pool_get(&t.consumer, "pools", 1), alpha);
+	device_release(&t.sram_dev);
+	ck_assert_ptr_null(of_gen_pool_get(&t.consumer, "pools", 1));
+}
+END_TEST
+
+START_TEST(of_helpers)
+{
+	const char *s = "untouched";
+	int len = -1;
+
+	ck_assert_ptr_eq(of_find_property(&t.consumer, "label", &len), &t.consumer_label);
+	ck_assert_int_eq(len, (int)sizeof("consumer"));
+	ck_assert_ptr_eq(of_find_property(&t.consumer, "pools", &len), &t.pools);
+	ck_assert_int_eq(len, 7 * 4);
+	ck_assert_ptr_null(of_find_property(&t.consumer, "nosuch", &len));
+	ck_assert_int_eq(len, 0);
+	ck_assert_ptr_null(of_find_property(NULL, "label", NULL));
+	ck_assert_ptr_null(of_find_property(&t.consumer, NULL, NULL));
+
+	ck_assert_int_eq(of_property_read_string(&t.consumer, "pools", &s), -EILSEQ);
+	ck_assert_int_eq(of_property_read_string(&t.consumer, "nosuch", &s), -EINVAL);
+	ck_assert_int_eq(of_property_read_string(NULL, "label", &s), -EINVAL);
+	ck_assert_int_eq(of_property_read_string(&t.consumer, "label", NULL), -EINVAL);
+	ck_assert_str_eq(s, "untouched");
+	ck_assert_int_eq(of_property_read_string(&t.consumer, "label", &s), 0);
+	ck_assert_str_eq(s, "consumer");
+
+	/* A nameless property is skipped, never matched. */
+	struct property empty = { .name = "empty" };
+	struct property nameless = { .name = NULL, .string = "x", .next = &empty };
+	struct device_node holder = { .name = "h", .properties = &nameless };
+
+	ck_assert_int_eq(of_property_read_string(&holder, "empty", &s), -ENODATA);
+	ck_assert_ptr_eq(of_find_property(&holder, "empty", &len), &empty);
+	ck_assert_int_eq(len, 0);
+	ck_assert_ptr_null(of_parse_phandle(&holder, "empty", 0));
+
+	ck_assert_ptr_eq(of_parse_phandle(&t.consumer, "pools", 2), &t.part1000);
+	ck_assert_ptr_null(of_parse_phandle(&t.consumer, "pools", 3));
+	ck_assert_ptr_eq(of_get_parent(&t.alpha), &t.sram);
+	ck_assert_ptr_null(of_get_parent(&t.root));
+	ck_assert_ptr_null(of_get_parent(NULL));
+	ck_assert_ptr_eq(of_find_device_by_node(&t.sram), &t.sram_dev);
+	ck_assert_ptr_null(of_find_device_by_node(&t.alpha));
+	ck_assert_ptr_null(of_find_device_by_node(NULL));
+
+	ck_assert_str_eq(of_node_full_name(&t.part1000), "part@1000");
+	ck_assert_str_eq(of_node_full_name(&t.bare), "bare");
+	ck_assert_str_eq(of_node_full_name(NULL), "<no-node>");
+	struct device_node anon = { .name = NULL };
+
+	ck_assert_str_eq(of_node_full_name(&anon), "");
+	ck_assert_ptr_eq(of_node_get(&t.sram), &t.sram);
+	of_node_put(&t.sram);
+
+	ck_assert_str_eq(dev_name(&t.sram_dev), "sram");
+	ck_assert_str_eq(dev_name(NULL), "");
+	struct device unnamed = { .name = NULL };
+
+	ck_assert_str_eq(dev_name(&unnamed), "");
+	device_set_of_node(&unnamed, NULL);
+	ck_assert_ptr_null(unnamed.of_node);
+}
+END_TEST
+
+/* ------------------------------------------------------------ error pointers */
+
+START_TEST(error_pointers)
+{
+	int obj;
+
+	ck_assert(IS_ERR(ERR_PTR(-EINVAL)));
+	ck_assert_int_eq(PTR_ERR(ERR_PTR(-EINVAL)), -EINVAL);
+	ck_assert(IS_ERR(ERR_PTR(-1)));
+	ck_assert(IS_ERR(ERR_PTR(-MAX_ERRNO)));
+	ck_assert_int_eq(PTR_ERR(ERR_PTR(-MAX_ERRNO)), -4095);
+	ck_assert(!IS_ERR(ERR_PTR(-MAX_ERRNO - 1)));
+	ck_assert(!IS_ERR(NULL));
+	ck_assert(!IS_ERR(&obj));
+	ck_assert(IS_ERR_OR_NULL(NULL));
+	ck_assert(IS_ERR_OR_NULL(ERR_PTR(-ENOMEM)));
+	ck_assert(!IS_ERR_OR_NULL(&obj));
+	ck_assert_ptr_eq(ERR_CAST(ERR_PTR(-ENODEV)), ERR_PTR(-ENODEV));
+	ck_assert_int_eq(PTR_ERR_OR_ZERO(ERR_PTR(-ENODEV)), -ENODEV);
+	ck_assert_int_eq(PTR_ERR_OR_ZERO(&obj), 0);
+	ck_assert_int_eq(PTR_ERR_OR_ZERO(NULL), 0);
+	ck_assert(IS_ERR_VALUE((unsigned long)-EINVAL));
+	ck_assert(!IS_ERR_VALUE(0x1000UL));
+}
+END_TEST
+
+/* ------------------------------------------------------------ threads */
+
+#define NTHREADS 8
+#define ROUNDS 50
+
+/* Counts reports without support.c's unsynchronized recorder. */
+static atomic_int thread_warns;
+
+static void count_warn(const struct genalloc_error *err)
+{
+	if (err->severity == GENALLOC_WARN && err->code == GENALLOC_EINVAL)
+		atomic_fetch_add(&thread_warns, 1);
+}
+
+/* Every round, all threads start together and race for one name. */
+static pthread_barrier_t start_line;
+static atomic_int winners[ROUNDS];
+
+static void *race_for_names(void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	char name[32];
+
+	for (int i = 0; i < ROUNDS; i++) {
+		struct gen_pool *p;
+
+		snprintf(name, sizeof(name), "round-%d", i);
+		pthread_barrier_wait(&start_line);
+		p = devm_gen_pool_create(&dev, 4, -1, name);
+		if (!IS_ERR(p)) {
+			atomic_fetch_add(&winners[i], 1);
+			ck_assert_ptr_eq(gen_pool_get(&dev, name), p);
+		} else {
+			ck_assert_int_eq(PTR_ERR(p), -EINVAL);
+		}
+		/* A name of its own always succeeds, whatever the others do. */
+		snprintf(name, sizeof(name), "t%d-%d", id, i);
+		p = devm_gen_pool_create(&dev, 4, -1, name);
+		ck_assert(!IS_ERR_OR_NULL(p));
+		ck_assert_ptr_eq(gen_pool_get(&dev, name), p);
+	}
+	return NULL;
+}
+
+START_TEST(concurrent_create_one_winner)
+{
+	pthread_t threads[NTHREADS];
+
+	atomic_store(&thread_warns, 0);
+	for (int i = 0; i < ROUNDS; i++)
+		atomic_store(&winners[i], 0);
+	genalloc_set_error_handler(count_warn);
+	pthread_barrier_init(&start_line, NULL, NTHREADS);
+	for (int i = 0; i < NTHREADS; i++)
+		ck_assert_int_eq(pthread_create(&threads[i], NULL, race_for_names,
+						(void *)(intptr_t)i), 0);
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(threads[i], NULL);
+	pthread_barrier_destroy(&start_line);
+	for (int i = 0; i < ROUNDS; i++)
+		ck_assert_msg(atomic_load(&winners[i]) == 1, "round %d: %d winners",
+			      i, atomic_load(&winners[i]));
+	ck_assert_int_eq(atomic_load(&thread_warns), ROUNDS * (NTHREADS - 1));
+	ck_assert_int_eq(devres_release_all(&dev), ROUNDS * (NTHREADS + 1));
+}
+END_TEST
+
+Suite *modern_device_suite(void)
+{
+	Suite *s = suite_create("modern_device");
+	TCase *tc;
+
+	tc = tcase_create("pools");
+	tcase_add_checked_fixture(tc, dev_setup, dev_teardown);
+	tcase_add_test(tc, create_and_get_by_name);
+	tcase_add_test(tc, null_name_matches_only_unnamed_pool);
+	tcase_add_test(tc, duplicate_name_refused);
+	tcase_add_test(tc, duplicate_unnamed_refused);
+	tcase_add_test(tc, bad_order_is_enomem_and_leaves_nothing);
+	tcase_add_test(tc, release_destroys_pools);
+	tcase_add_test(tc, release_with_live_block_reports_ebusy);
+	tcase_add_test_raise_signal(tc, release_with_live_block_dies, SIGABRT);
+	tcase_add_test(tc, create_on_bad_device_refused);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("devres");
+	tcase_add_checked_fixture(tc, dev_setup, dev_teardown);
+	tcase_add_test(tc, release_is_lifo);
+	tcase_add_test(tc, find_newest_match);
+	tcase_add_test(tc, alloc_is_zeroed_and_aligned);
+	tcase_add_test(tc, alloc_refusals);
+	tcase_add_test(tc, add_misuse_refused);
+	tcase_add_test(tc, free_of_added_record_reports_ebusy);
+	tcase_add_test_raise_signal(tc, free_of_added_record_dies, SIGABRT);
+	tcase_add_test(tc, bad_device_in_lookups);
+	tcase_add_test(tc, devm_kzalloc_memory);
+	tcase_add_test(tc, release_may_use_device);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("of");
+	tcase_add_checked_fixture(tc, tree_setup, tree_teardown);
+	tcase_add_test(tc, of_phandle_to_bound_device);
+	tcase_add_test(tc, of_bound_device_needs_unnamed_pool);
+	tcase_add_test(tc, of_label_names_parent_pool);
+	tcase_add_test(tc, of_label_without_pool);
+	tcase_add_test(tc, of_unresolvable_gives_null);
+	tcase_add_test(tc, of_released_device_has_no_pool);
+	tcase_add_test(tc, of_helpers);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("misc");
+	tcase_add_test(tc, error_pointers);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("threads");
+	tcase_add_checked_fixture(tc, dev_setup, dev_teardown);
+	tcase_add_test(tc, concurrent_create_one_winner);
+	suite_add_tcase(s, tc);
+	return s;
+}
