@@ -95,8 +95,11 @@ void modern_device_initialize(struct device *dev)
 	dev->devres_state = DEVRES_LIVE;
 }
 
-/* Detaches the whole list under the lock, then releases it unlocked. */
-static int devres_release_list(struct device *dev)
+/*
+ * Takes the whole list and sets the device's next state in one hold of the
+ * lock; the release functions then run unlocked, so they may use the device.
+ */
+static int devres_release_list(struct device *dev, unsigned int next_state)
 {
 	struct modern_devres *dr;
 	int released = 0;
@@ -104,6 +107,7 @@ static int devres_release_list(struct device *dev)
 	pthread_mutex_lock(&dev->devres_lock);
 	dr = dev->devres_head;
 	dev->devres_head = NULL;
+	dev->devres_state = next_state;
 	pthread_mutex_unlock(&dev->devres_lock);
 
 	while (dr) {
@@ -117,13 +121,13 @@ static int devres_release_list(struct device *dev)
 	return released;
 }
 
+/* Dead before the releases run: what they would add could never be freed. */
 void modern_device_release(struct device *dev)
 {
 	if (!dev || dev->devres_state != DEVRES_LIVE)
 		return;
-	devres_release_list(dev);
+	devres_release_list(dev, DEVRES_DEAD);
 	pthread_mutex_destroy(&dev->devres_lock);
-	dev->devres_state = DEVRES_DEAD;
 }
 
 /* ------------------------------------------------------------ managed resources */
@@ -227,7 +231,7 @@ int modern_devres_release_all(struct device *dev)
 		return -ENODEV;
 	if (dev->devres_state != DEVRES_LIVE)
 		return 0;
-	return devres_release_list(dev);
+	return devres_release_list(dev, DEVRES_LIVE);
 }
 
 /* devm_kzalloc's memory needs nothing but the free() of its record. */

@@ -121,9 +121,11 @@ static inline void device_initialize(struct device *dev)
  *
  * Runs devres_release_all() (newest resource first) and then retires the
  * lock.  The kernel does the same when the last reference to a device goes
- * (drivers/base/core.c device_release()).  Idempotent: releasing a device
- * that is already released, or was never initialized, does nothing; a NULL
- * @dev does nothing either.
+ * (drivers/base/core.c device_release()).  The device counts as released
+ * from the start: a release function may look it up (and finds nothing),
+ * but what it tries to add is refused (WARN EINVAL), since nothing would
+ * ever free it.  Idempotent: releasing a device that is already released, or
+ * was never initialized, does nothing; a NULL @dev does nothing either.
  */
 static inline void device_release(struct device *dev)
 {
@@ -230,7 +232,8 @@ static inline void *devres_find(struct device *dev, dr_release_t release,
  *
  * Calls the release functions newest first, without the lock held, and
  * frees the records.  The device stays alive and may gain new resources (the
- * kernel calls this when a driver detaches).
+ * kernel calls this when a driver detaches); resources that release
+ * functions add meanwhile are kept for the next release.
  *
  * Return: the number of resources released; -ENODEV (WARN EINVAL) for a
  * NULL or uninitialized @dev; 0 for a released device.

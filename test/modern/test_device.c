@@ -466,6 +466,44 @@ static void reentrant_release(struct device *d, void *res)
 	order_log.n++;
 }
 
+/* Tries to give the device one more resource while it is being released. */
+static void adding_release(struct device *d, void *res)
+{
+	void *more = devres_alloc(other_release, 8, GFP_KERNEL);
+
+	(void)res;
+	order_log.n++;
+	devres_add(d, more);
+	if (errors_seen()) {
+		devres_free(more);	/* refused: still ours */
+		order_log.seq[0] = 1;
+	}
+}
+
+START_TEST(release_all_keeps_late_additions)
+{
+	memset(&order_log, 0, sizeof(order_log));
+	capture_errors();
+	devres_add(&dev, devres_alloc(adding_release, 0, GFP_KERNEL));
+	ck_assert_int_eq(devres_release_all(&dev), 1);
+	ck_assert_int_eq(errors_seen(), 0);
+	ck_assert_ptr_nonnull(devres_find(&dev, other_release, NULL, NULL));
+	ck_assert_int_eq(devres_release_all(&dev), 1);
+}
+END_TEST
+
+START_TEST(device_release_refuses_late_additions)
+{
+	memset(&order_log, 0, sizeof(order_log));
+	capture_errors();
+	devres_add(&dev, devres_alloc(adding_release, 0, GFP_KERNEL));
+	device_release(&dev);
+	ck_assert_int_eq(order_log.n, 1);
+	ck_assert_int_eq(order_log.seq[0], 1);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+}
+END_TEST
+
 START_TEST(release_may_use_device)
 {
 	void *r = devres_alloc(reentrant_release, 0, GFP_KERNEL);
@@ -812,6 +850,8 @@ Suite *modern_device_suite(void)
 	tcase_add_test(tc, bad_device_in_lookups);
 	tcase_add_test(tc, devm_kzalloc_memory);
 	tcase_add_test(tc, release_may_use_device);
+	tcase_add_test(tc, release_all_keeps_late_additions);
+	tcase_add_test(tc, device_release_refuses_late_additions);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("of");
