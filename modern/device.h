@@ -57,7 +57,9 @@
  * name.  Release functions run without the lock held (they may use the
  * device); match functions run with it held (they must not).
  * device_initialize and device_release must not run concurrently with any
- * other call on the same device: they begin and end its life.  Device-tree
+ * other call on the same device: they begin and end its life.  A pool or
+ * resource found by a lookup stays valid until the device releases it; as
+ * in the kernel, nothing stops a release racing with its use.  Device-tree
  * nodes are read only; build them before sharing them.
  */
 #ifndef GENALLOC_MODERN_DEVICE_H
