@@ -246,8 +246,15 @@ static int judge_free(const struct gen_pool *pool, struct legacy_frame *f,
 		      unsigned long a, int i, struct legacy_verdict *v)
 {
 	unsigned long s = 32UL << i;
-	unsigned char c = f ? *legacy_ctrl(f, a) : LEGACY_CTRL_UNKNOWN;
+	unsigned char c;
 
+	if (a & ((1UL << ALLOC_MIN_SHIFT) - 1)) {
+		/* Not even on an atom: no block starts there. */
+		set_verdict(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
+			    "address not aligned to the rounded size");
+		return -1;
+	}
+	c = f ? *legacy_ctrl(f, a) : LEGACY_CTRL_UNKNOWN;
 	if (c & LEGACY_CTRL_LIVE) {
 		if (legacy_ctrl_order(c) == i)
 			return 1;
