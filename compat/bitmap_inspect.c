@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compat/bitmap_inspect.c - the bitmap backend's checker, statistics and
+ * region walk.
+ *
+ * The checker's strongest test is a bit-for-bit comparison: from compat's
+ * own records alone (live block starts, donated granules) it predicts every
+ * bit of the engine's bitmaps, and any difference is corruption on one side
+ * or the other.
+ */
+#include "bitmap_internal.h"
+
+#define BITS_PER_WORD (8 * sizeof(unsigned long))
+
+/* The engine writes its bitmap words atomically; read them the same way. */
+static int chunk_bit(const struct gen_pool_chunk *chunk, unsigned long g)
+{
+	unsigned long w = __atomic_load_n(&chunk->bits[g / BITS_PER_WORD], __ATOMIC_RELAXED);
+
+	return (w >> (g % BITS_PER_WORD)) & 1;
+}
+
+static int start_order(const struct compat_frame *f, unsigned long g)
+{
+	return atomic_load_explicit(&f->starts[g], memory_order_acquire) - 1;
+}
+
+struct bm_check {
+	struct compat_bitmap_pool *bp;
+	unsigned long live_bytes;
+	unsigned long donated_bytes;
+	unsigned long chunks;
+	const char *msg;
+};
+
+/* A live block of @order at granule @g: aligned, inside the frame, known. */
+static const char *check_block(const struct compat_bitmap_pool *bp, const struct compat_frame *f,
+			       unsigned long g, int order)
+{
+	unsigned long blk = 1UL << order, n = compat_frame_granules(&bp->frames);
+
+	if (order > bp->shift - COMPAT_GRANULE_SHIFT || (g & (blk - 1)) || g + blk > n)
+		return "live block misaligned or past its frame";
+	for (unsigned long i = g; i < g + blk; i++)
+		if (!compat_frame_is_known(f, i))
+			return "live block outside known memory";
+	return NULL;
+}
+
+static void check_chunk(struct gen_pool *engine, struct gen_pool_chunk *chunk, void *data)
+{
+	struct bm_check *c = data;
+	struct compat_bitmap_pool *bp = c->bp;
+	struct compat_frame *f = compat_frames_lookup(&bp->frames, chunk->start_addr);
+	unsigned long n = compat_frame_granules(&bp->frames), live_end = 0, known = 0;
+
+	(void)engine;
+	c->chunks++;
+	if (!f || f->base != chunk->start_addr ||
+	    chunk->end_addr - chunk->start_addr + 1 != compat_bm_frame_size(bp)) {
+		c->msg = "engine chunk is not a frame";
+		return;
+	}
+	for (unsigned long g = 0; g < n && !c->msg; g++) {
+		int order = start_order(f, g);
+
+		if (order >= 0 && g < live_end)
+			c->msg = "live blocks overlap";
+		else if (order >= 0 && !(c->msg = check_block(bp, f, g, order))) {
+			live_end = g + (1UL << order);
+			c->live_bytes += compat_bm_order_bytes(order);
+		}
+		known += compat_frame_is_known(f, g);
+		/* Used: a live block, or held (not donated) memory. */
+		if (!c->msg && chunk_bit(chunk, g) != (g < live_end || !compat_frame_is_known(f, g)))
+			c->msg = "engine bitmap disagrees with compat's records";
+	}
+	if (!c->msg && !f->from_callback) {
+		if (known << COMPAT_GRANULE_SHIFT != f->donated_bytes)
+			c->msg = "frame's donated bytes disagree with its map";
+		c->donated_bytes += f->donated_bytes;
+	}
+}
+
+int compat_bitmap_check(void *engine)
+{
+	struct compat_bitmap_pool *bp = engine;
+	struct bm_check c = { .bp = bp };
+
+	pthread_mutex_lock(bp->lock);
+	if (gen_pool_check(bp->engine)) {
+		pthread_mutex_unlock(bp->lock);
+		return -1;
+	}
+	gen_pool_for_each_chunk(bp->engine, check_chunk, &c);
+	if (!c.msg && c.chunks != bp->frames.count)
+		c.msg = "frame table and engine chunks differ";
+	else if (!c.msg && c.donated_bytes != bp->donated_bytes)
+		c.msg = "donated bytes disagree with the frames";
+	else if (!c.msg && gen_pool_avail(bp->engine) + c.live_bytes !=
+				   bp->obtained_bytes + bp->donated_bytes)
+		c.msg = "free bytes are not known bytes less live blocks";
+	pthread_mutex_unlock(bp->lock);
+	if (!c.msg)
+		return 0;
+	genalloc_report(GENALLOC_BUG, GENALLOC_ECORRUPT, "gen_pool_check", bp->cpool, 0, 0, c.msg);
+	return -1;
+}
+
+/* The largest naturally aligned power of two inside free run [a, b). */
+static unsigned long largest_aligned(unsigned long a, unsigned long b, int max_order)
+{
+	for (int k = max_order; k >= 0; k--) {
+		unsigned long blk = 1UL << k, s = (a + blk - 1) & ~(blk - 1);
+
+		if (s + blk <= b)
+			return blk;
+	}
+	return 0;
+}
+
+struct bm_largest {
+	int max_order;
+	unsigned long granules;
+};
+
+static void largest_in_chunk(struct gen_pool *engine, struct gen_pool_chunk *chunk, void *data)
+{
+	struct bm_largest *l = data;
+	unsigned long g = 0, end;
+
+	(void)engine;
+	while (g < chunk->nbits) {
+		if (chunk_bit(chunk, g)) {
+			g++;
+			continue;
+		}
+		for (end = g; end < chunk->nbits && !chunk_bit(chunk, end); end++)
+			;
+		if (largest_aligned(g, end, l->max_order) > l->granules)
+			l->granules = largest_aligned(g, end, l->max_order);
+		g = end;
+	}
+}
+
+void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st)
+{
+	struct compat_bitmap_pool *bp = engine;
+	struct bm_largest l = { bp->shift - COMPAT_GRANULE_SHIFT, 0 };
+	struct gen_pool_stats ms;
+
+	pthread_mutex_lock(bp->lock);
+	gen_pool_stats(bp->engine, &ms);
+	gen_pool_for_each_chunk(bp->engine, largest_in_chunk, &l);
+	st->obtained_bytes = bp->obtained_bytes;
+	st->donated_bytes = bp->donated_bytes;
+	st->free_bytes = ms.avail;
+	st->largest_free = l.granules << COMPAT_GRANULE_SHIFT;
+	st->metadata_bytes = sizeof(*bp) + ms.metadata_bytes +
+			     compat_frames_metadata(&bp->frames);
+	pthread_mutex_unlock(bp->lock);
+}
+
+struct bm_visit {
+	struct compat_bitmap_pool *bp;
+	compat_region_fn fn;
+	void *data;
+};
+
+/* A callback frame is one region; a donated frame one per run of donations. */
+static void visit_frame(struct compat_frame *f, void *data)
+{
+	struct bm_visit *v = data;
+	unsigned long n = compat_frame_granules(&v->bp->frames), g = 0, end;
+
+	if (f->from_callback) {
+		v->fn(v->bp->cpool, f->base, compat_bm_frame_size(v->bp), 1, v->data);
+		return;
+	}
+	while (g < n) {
+		if (!compat_frame_is_known(f, g)) {
+			g++;
+			continue;
+		}
+		for (end = g; end < n && compat_frame_is_known(f, end); end++)
+			;
+		v->fn(v->bp->cpool, f->base + (g << COMPAT_GRANULE_SHIFT),
+		      (end - g) << COMPAT_GRANULE_SHIFT, 0, v->data);
+		g = end;
+	}
+}
+
+void compat_bitmap_for_each_region(void *engine, compat_region_fn fn, void *data)
+{
+	struct compat_bitmap_pool *bp = engine;
+	struct bm_visit v = { bp, fn, data };
+
+	pthread_mutex_lock(bp->lock);
+	compat_frames_for_each(&bp->frames, visit_frame, &v);
+	pthread_mutex_unlock(bp->lock);
+}

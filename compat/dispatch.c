@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compat/dispatch.c - the 2005 API's entry points: argument checks shared by
+ * both backends, the choice of backend, and the hand-over to it.
+ *
+ * Everything the 2005 contract says independently of the engine is decided
+ * here, once: the max_chunk_shift rules, negative sizes, NULL pools, the
+ * silent refusal of sizes above the chunk size.  The backends only ever see
+ * requests that passed.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "genalloc.h"
+#include "backend_internal.h"
+
+#define COMPAT_ENV "GENALLOC_BACKEND"
+
+/* 2005 allowed up to PAGE_SHIFT + 10 ("enough for IA64_GRANULE_SHIFT"). */
+#define COMPAT_MAX_SHIFT_OVER_PAGE 10
+
+static int compat_page_shift(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int shift = 0;
+
+	if (page <= 0)
+		page = 4096;
+	while ((1L << shift) < page)
+		shift++;
+	return shift;
+}
+
+static const struct compat_backend_ops *compat_ops_of(enum compat_backend b)
+{
+	return b == COMPAT_BACKEND_BITMAP ? &compat_bitmap_ops : &compat_buddy_ops;
+}
+
+/*
+ * The environment is read at each creation, so a program may switch it
+ * between pools; an unknown name is refused rather than defaulted, because
+ * a typo must not silently test the wrong engine.
+ */
+static int compat_resolve_backend(enum compat_backend asked, enum compat_backend *out)
+{
+	const char *env;
+
+	if (asked == COMPAT_BACKEND_BUDDY || asked == COMPAT_BACKEND_BITMAP) {
+		*out = asked;
+		return 0;
+	}
+	if (asked != COMPAT_BACKEND_DEFAULT) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL,
+				0, 0, "unknown compat backend");
+		return -1;
+	}
+	env = getenv(COMPAT_ENV);
+	if (!env || !*env || !strcmp(env, "buddy")) {
+		*out = COMPAT_BACKEND_BUDDY;
+		return 0;
+	}
+	if (!strcmp(env, "bitmap")) {
+		*out = COMPAT_BACKEND_BITMAP;
+		return 0;
+	}
+	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL, 0, 0,
+			"GENALLOC_BACKEND is neither \"buddy\" nor \"bitmap\"");
+	return -1;
+}
+
+/* Return: the resolved shift, or -1 after a report. */
+static int compat_resolve_shift(int nr_chunks, int shift,
+				unsigned long (*fp)(struct gen_pool *))
+{
+	int page_shift = compat_page_shift();
+	const char *msg = NULL;
+
+	if (shift < 0 || (shift > 0 && shift < ALLOC_MIN_SHIFT) ||
+	    shift > page_shift + COMPAT_MAX_SHIFT_OVER_PAGE)
+		msg = "max_chunk_shift out of range";
+	else if (nr_chunks < 0)
+		msg = "negative nr_chunks";
+	else if (nr_chunks > 0 && !fp)
+		msg = "nr_chunks without a get_new_chunk callback";
+	if (msg) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL,
+				0, (size_t)(shift < 0 ? 0 : shift), msg);
+		return -1;
+	}
+	return shift ? shift : page_shift;
+}
+
+GENALLOC_API struct gen_pool *compat_gen_pool_create_backend(enum compat_backend backend,
+		int nr_chunks, int max_chunk_shift,
+		unsigned long (*get_new_chunk)(struct gen_pool *), unsigned long data)
+{
+	enum compat_backend b;
+	struct gen_pool *pool;
+	int shift;
+
+	if (compat_resolve_backend(backend, &b))
+		return NULL;
+	shift = compat_resolve_shift(nr_chunks, max_chunk_shift, get_new_chunk);
+	if (shift < 0)
+		return NULL;
+	pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return NULL;
+	/* The callback may run during create: the pool must look finished. */
+	pthread_mutex_init(&pool->lock, NULL);
+	pool->get_new_chunk = get_new_chunk;
+	pool->private = data;
+	pool->max_chunk_shift = shift;
+	pool->backend = b;
+	pool->ops = compat_ops_of(b);
+	pool->engine = pool->ops->create(pool, &pool->lock, nr_chunks, shift,
+					 get_new_chunk != NULL);
+	if (!pool->engine) {
+		pthread_mutex_destroy(&pool->lock);
+		free(pool);
+		return NULL;
+	}
+	return pool;
+}
+
+GENALLOC_API struct gen_pool *compat_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
+		unsigned long (*get_new_chunk)(struct gen_pool *), unsigned long data)
+{
+	return compat_gen_pool_create_backend(COMPAT_BACKEND_DEFAULT, nr_chunks,
+					      max_chunk_shift, get_new_chunk, data);
+}
+
+GENALLOC_API void compat_gen_pool_destroy(struct gen_pool *pool)
+{
+	if (!pool)
+		return;
+	if (pool->ops->destroy(pool->engine))
+		return;
+	pthread_mutex_destroy(&pool->lock);
+	free(pool);
+}
+
+GENALLOC_API enum compat_backend compat_gen_pool_backend(const struct gen_pool *pool)
+{
+	if (!pool) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_backend", NULL,
+				0, 0, "NULL pool");
+		return COMPAT_BACKEND_DEFAULT;
+	}
+	return pool->backend;
+}
+
+/* The checks every alloc and free share; 1 means "go on". */
+static int compat_request_ok(struct gen_pool *pool, int size, const char *func)
+{
+	if (!pool || size < 0) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, pool, 0,
+				size < 0 ? 0 : (size_t)size,
+				!pool ? "NULL pool" : "negative size");
+		return 0;
+	}
+	/* 2005: above the chunk size is a quiet no, never a callback. */
+	return size <= (1 << pool->max_chunk_shift);
+}
+
+GENALLOC_API unsigned long compat_gen_pool_alloc(struct gen_pool *pool, int size)
+{
+	if (!compat_request_ok(pool, size, "gen_pool_alloc"))
+		return 0;
+	return pool->ops->alloc(pool->engine, size);
+}
+
+GENALLOC_API void compat_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
+{
+	if (!compat_request_ok(pool, size, "gen_pool_free"))
+		return;
+	if (!addr) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free", pool, 0,
+				(size_t)size, "address 0");
+		return;
+	}
+	pool->ops->free(pool->engine, addr, size);
+}
+
+GENALLOC_API int compat_gen_pool_check(struct gen_pool *pool)
+{
+	if (!pool) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_check", NULL,
+				0, 0, "NULL pool");
+		return -1;
+	}
+	return pool->ops->check(pool->engine);
+}
+
+GENALLOC_API void compat_gen_pool_stats(struct gen_pool *pool, struct compat_gen_pool_stats *st)
+{
+	if (!pool || !st) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_stats", pool,
+				0, 0, "NULL pool or stats");
+		return;
+	}
+	pool->ops->stats(pool->engine, st);
+	st->metadata_bytes += sizeof(*pool);
+}
+
+/* Carries the user's typed visitor through the backends' untyped one. */
+struct compat_region_visit {
+	void (*fn)(struct gen_pool *, unsigned long, unsigned long, int, void *);
+	void *data;
+};
+
+static void compat_region_adapter(void *cpool, unsigned long addr, unsigned long size,
+				  int from_callback, void *data)
+{
+	struct compat_region_visit *v = data;
+
+	v->fn(cpool, addr, size, from_callback, v->data);
+}
+
+GENALLOC_API void compat_gen_pool_for_each_region(struct gen_pool *pool,
+	void (*fn)(struct gen_pool *pool, unsigned long addr, unsigned long size,
+		   int from_callback, void *data),
+	void *data)
+{
+	struct compat_region_visit v = { fn, data };
+
+	if (!pool || !fn) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_region",
+				pool, 0, 0, "NULL pool or function");
+		return;
+	}
+	pool->ops->for_each_region(pool->engine, compat_region_adapter, &v);
+}
+
+unsigned long compat_call_get_new_chunk(void *cpool)
+{
+	struct gen_pool *pool = cpool;
+
+	return pool->get_new_chunk ? pool->get_new_chunk(pool) : 0;
+}

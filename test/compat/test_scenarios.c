@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test/compat/test_scenarios.c - the 2005 contract, one scenario per test,
+ * each run on both backends (tcase_add_loop_test: _i = 0 buddy, 1 bitmap).
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../support.h"
+#include "compat_fixture.h"
+
+#define SHIFT 12
+#define CHUNK (1UL << SHIFT)
+
+/* ------------------------------------------------------------ rounding */
+
+START_TEST(sizes_round_up_to_powers_of_two_from_32)
+{
+	static const int size[] = { 0, 1, 31, 32, 33, 63, 64, 65, 100, 128, 129, 1000, 2048 };
+	static const unsigned long rounded[] = { 32, 32, 32, 32, 64, 64, 64, 128, 128, 128,
+						 256, 1024, 2048 };
+	struct fx_provider *p = fx_provider_new(SHIFT, 8);
+	struct gen_pool *pool = fx_pool(_i, p, 0);
+
+	for (unsigned k = 0; k < sizeof(size) / sizeof(size[0]); k++) {
+		unsigned long before = fx_live_bytes(pool);
+		unsigned long a = gen_pool_alloc(pool, size[k]);
+
+		ck_assert_uint_ne(a, 0);
+		ck_assert_uint_eq(fx_live_bytes(pool) - before, rounded[k]);
+		ck_assert_uint_eq(a & (rounded[k] - 1), 0);
+		gen_pool_free(pool, a, size[k]);
+		ck_assert_uint_eq(fx_live_bytes(pool), before);
+		ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+	}
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* A fresh chunk is carved from its bottom up on both backends. */
+START_TEST(fresh_chunk_is_carved_from_the_bottom)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+	struct gen_pool *pool = fx_pool(_i, p, 1);
+	unsigned long c = p->chunk[0];
+
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), c);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), c + 32);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 64), c + 64);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 128), c + 128);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 2048), c + 2048);
+	gen_pool_free(pool, c + 32, 32);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 1), c + 32);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+}
+END_TEST
+
+START_TEST(blocks_are_naturally_aligned)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 16);
+	struct gen_pool *pool = fx_pool(_i, p, 0);
+	unsigned long long rng = 0x1234 + _i;
+
+	for (int k = 0; k < 200; k++) {
+		int size = (int)test_rng_below(&rng, CHUNK + 1);
+		unsigned long s = 32, a = gen_pool_alloc(pool, size);
+
+		while (s < (unsigned long)size)
+			s <<= 1;
+		if (!a)
+			break;
+		ck_assert_uint_eq(a & (s - 1), 0);
+	}
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ growth */
+
+START_TEST(growth_calls_the_callback_with_the_compat_pool)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 4);
+	struct gen_pool *pool = fx_pool(_i, p, 0);
+	unsigned long a;
+
+	ck_assert_int_eq(atomic_load(&p->calls), 0);
+	a = gen_pool_alloc(pool, 32);
+	ck_assert_uint_eq(a, p->chunk[0]);
+	ck_assert_int_eq(atomic_load(&p->calls), 1);
+	ck_assert_ptr_eq(atomic_load(&p->pool), pool);
+	/* The rest of the chunk serves without another call. */
+	for (unsigned long k = 1; k < CHUNK / 32; k++)
+		ck_assert_uint_ne(gen_pool_alloc(pool, 32), 0);
+	ck_assert_int_eq(atomic_load(&p->calls), 1);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), p->chunk[1]);
+	ck_assert_int_eq(atomic_load(&p->calls), 2);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+}
+END_TEST
+
+START_TEST(prefill_obtains_nr_chunks_up_front)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 4);
+	struct gen_pool *pool = fx_pool(_i, p, 3);
+	struct compat_gen_pool_stats st;
+
+	ck_assert_int_eq(atomic_load(&p->calls), 3);
+	compat_gen_pool_stats(pool, &st);
+	ck_assert_uint_eq(st.obtained_bytes, 3 * CHUNK);
+	ck_assert_uint_eq(st.free_bytes, 3 * CHUNK);
+	ck_assert_uint_eq(st.largest_free, CHUNK);
+	for (int k = 0; k < 3; k++)
+		ck_assert_uint_ne(gen_pool_alloc(pool, (int)CHUNK), 0);
+	ck_assert_int_eq(atomic_load(&p->calls), 3);
+	ck_assert_uint_eq(gen_pool_alloc(pool, (int)CHUNK), p->chunk[3]);
+	ck_assert_int_eq(atomic_load(&p->calls), 4);
+}
+END_TEST
+
+START_TEST(prefill_stops_at_the_first_zero)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 2);
+	struct gen_pool *pool = fx_pool(_i, p, 5);
+
+	ck_assert_int_eq(atomic_load(&p->calls), 3);
+	ck_assert_uint_eq(fx_free_bytes(pool), 2 * CHUNK);
+}
+END_TEST
+
+START_TEST(exhaustion_returns_zero)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+	struct gen_pool *pool = fx_pool(_i, p, 0);
+
+	ck_assert_uint_eq(gen_pool_alloc(pool, (int)CHUNK / 2), p->chunk[0]);
+	ck_assert_uint_eq(gen_pool_alloc(pool, (int)CHUNK / 2), p->chunk[0] + CHUNK / 2);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
+	ck_assert_int_eq(atomic_load(&p->calls), 2);
+	gen_pool_free(pool, p->chunk[0], (int)CHUNK / 2);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), p->chunk[0]);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ oversize */
+
+START_TEST(oversize_fails_quietly_without_the_callback)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 2);
+	struct gen_pool *pool = fx_pool(_i, p, 1);
+	unsigned long a = gen_pool_alloc(pool, 64);
+
+	capture_errors();
+	ck_assert_uint_eq(gen_pool_alloc(pool, (int)CHUNK + 1), 0);
+	ck_assert_int_eq(atomic_load(&p->calls), 1);
+	gen_pool_free(pool, a, (int)CHUNK + 1);	/* 2005: silently ignored */
+	ck_assert_int_eq(errors_seen(), 0);
+	ck_assert_uint_eq(fx_live_bytes(pool), 64);
+	gen_pool_free(pool, a, 64);
+	ck_assert_uint_eq(fx_live_bytes(pool), 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ donation */
+
+/* Four adjacent donated 1 KiB pieces serve one 4 KiB block, as buddies. */
+START_TEST(adjacent_donations_serve_a_larger_block)
+{
+	struct gen_pool *pool = gen_pool_create_backend(fx_backend(_i), 0, 14, NULL, 0);
+	unsigned long r = (unsigned long)test_region(1UL << 14, 1UL << 14);
+	struct compat_gen_pool_stats st;
+
+	for (int k = 3; k >= 0; k--)
+		gen_pool_free(pool, r + 1024UL * (unsigned long)k, 1024);
+	compat_gen_pool_stats(pool, &st);
+	ck_assert_uint_eq(st.donated_bytes, 4096);
+	ck_assert_uint_eq(st.free_bytes, 4096);
+	ck_assert_uint_eq(st.largest_free, 4096);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 4096), r);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
+	gen_pool_free(pool, r, 4096);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* Pieces that are not buddies cannot form an aligned block. */
+START_TEST(unaligned_neighbours_do_not_merge)
+{
+	struct gen_pool *pool = gen_pool_create_backend(fx_backend(_i), 0, 14, NULL, 0);
+	unsigned long r = (unsigned long)test_region(1UL << 14, 1UL << 14);
+
+	gen_pool_free(pool, r + 1024, 1024);
+	gen_pool_free(pool, r + 2048, 1024);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 2048), 0);
+	ck_assert_uint_ne(gen_pool_alloc(pool, 1024), 0);
+	ck_assert_uint_ne(gen_pool_alloc(pool, 1024), 0);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+}
+END_TEST
+
+/* Donations, as ia64 did page by page, next to chunks from the callback. */
+START_TEST(donations_and_chunks_live_together)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 2);
+	struct gen_pool *pool = fx_pool(_i, p, 0);
+	unsigned long r = (unsigned long)test_region(CHUNK, 2 * CHUNK);
+	struct compat_gen_pool_stats st;
+
+	for (unsigned long k = 0; k < 2 * CHUNK; k += 512)
+		gen_pool_free(pool, r + k, 512);
+	compat_gen_pool_stats(pool, &st);
+	ck_assert_uint_eq(st.donated_bytes, 2 * CHUNK);
+	ck_assert_uint_eq(st.obtained_bytes, 0);
+	/* Whole donated chunks are used before the callback is asked. */
+	for (int k = 0; k < 2; k++) {
+		unsigned long a = gen_pool_alloc(pool, (int)CHUNK);
+
+		ck_assert(a == r || a == r + CHUNK);
+	}
+	ck_assert_int_eq(atomic_load(&p->calls), 0);
+	ck_assert_uint_eq(gen_pool_alloc(pool, (int)CHUNK), p->chunk[0]);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+}
+END_TEST
+
+struct region_seen {
+	unsigned long callback_bytes, donated_bytes;
+	int calls;
+};
+
+static void count_region(struct gen_pool *pool, unsigned long addr, unsigned long size,
+			 int from_callback, void *data)
+{
+	struct region_seen *s = data;
+
+	(void)pool;
+	ck_assert_uint_ne(addr, 0);
+	if (from_callback)
+		s->callback_bytes += size;
+	else
+		s->donated_bytes += size;
+	s->calls++;
+}
+
+START_TEST(regions_list_chunks_and_donations)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 2);
+	struct gen_pool *pool = fx_pool(_i, p, 2);
+	unsigned long r = (unsigned long)test_region(CHUNK, CHUNK);
+	struct region_seen seen = { 0 };
+
+	gen_pool_free(pool, r, 256);
+	gen_pool_free(pool, r + 256, 256);
+	gen_pool_free(pool, r + 2048, 32);
+	compat_gen_pool_for_each_region(pool, count_region, &seen);
+	ck_assert_uint_eq(seen.callback_bytes, 2 * CHUNK);
+	ck_assert_uint_eq(seen.donated_bytes, 544);
+	ck_assert_int_eq(seen.calls, 4);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* ------------------------------------------------------------ bad input */
+
+START_TEST(bad_arguments_are_refused_with_warn)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+	struct gen_pool *pool = fx_pool(_i, p, 0);
+	enum compat_backend b = fx_backend(_i);
+	struct compat_gen_pool_stats st;
+
+	capture_errors();
+	ck_assert_uint_eq(gen_pool_alloc(NULL, 32), 0);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_uint_eq(gen_pool_alloc(pool, -1), 0);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	gen_pool_free(NULL, 0x1000, 32);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	gen_pool_free(pool, 0x1000, -5);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	gen_pool_free(pool, 0, 32);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_null(gen_pool_create_backend(b, 0, 3, NULL, 0));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_null(gen_pool_create_backend(b, 0, -1, NULL, 0));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_null(gen_pool_create_backend(b, 0, 40, NULL, 0));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_null(gen_pool_create_backend(b, -1, SHIFT, fx_get_new_chunk, 0));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_null(gen_pool_create_backend(b, 1, SHIFT, NULL, 0));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_null(gen_pool_create_backend((enum compat_backend)7, 0, SHIFT, NULL, 0));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(compat_gen_pool_check(NULL), -1);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	compat_gen_pool_stats(NULL, &st);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	compat_gen_pool_for_each_region(pool, NULL, NULL);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(compat_gen_pool_backend(NULL), COMPAT_BACKEND_DEFAULT);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	gen_pool_destroy(NULL);
+	ck_assert_int_eq(errors_seen(), 0);
+	ck_assert_int_eq(atomic_load(&p->calls), 0);
+}
+END_TEST
+
+/* Shift 0 means the page shift; the page shift + 10 is the largest. */
+START_TEST(max_chunk_shift_limits)
+{
+	int page_shift = 0;
+	struct gen_pool *pool;
+
+	while ((1L << page_shift) < sysconf(_SC_PAGESIZE))
+		page_shift++;
+	pool = gen_pool_create_backend(fx_backend(_i), 0, 0, NULL, 0);
+	ck_assert_int_eq(pool->max_chunk_shift, page_shift);
+	gen_pool_destroy(pool);
+	pool = gen_pool_create_backend(fx_backend(_i), 0, page_shift + 10, NULL, 0);
+	ck_assert_ptr_nonnull(pool);
+	gen_pool_destroy(pool);
+	pool = gen_pool_create_backend(fx_backend(_i), 0, ALLOC_MIN_SHIFT, NULL, 0);
+	ck_assert_ptr_nonnull(pool);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 33), 0);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* Each BUG leaves the pool exactly as it was when the hook returns. */
+START_TEST(misused_frees_are_bugs_and_change_nothing)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 2);
+	struct gen_pool *pool = fx_pool(_i, p, 1);
+	unsigned long a = gen_pool_alloc(pool, 256), b = gen_pool_alloc(pool, 32);
+	unsigned long r = (unsigned long)test_region(CHUNK, CHUNK);
+	unsigned long live = fx_live_bytes(pool), free_before = fx_free_bytes(pool);
+
+	capture_errors();
+	gen_pool_free(pool, a, 64);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_ESIZE);
+	gen_pool_free(pool, a + 64, 64);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EFOREIGN);
+	gen_pool_free(pool, a + 96, 64);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
+	gen_pool_free(pool, p->chunk[0] + CHUNK - 64, 32);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EDOUBLEFREE);
+	gen_pool_free(pool, r + 32, 64);	/* misaligned donation */
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
+	gen_pool_free(pool, ~0UL - 31, 64);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_ERANGE);
+	ck_assert_uint_eq(fx_live_bytes(pool), live);
+	ck_assert_uint_eq(fx_free_bytes(pool), free_before);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+
+	gen_pool_free(pool, b, 32);
+	gen_pool_free(pool, b, 32);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EDOUBLEFREE);
+	gen_pool_free(pool, r + 256, 256);	/* a donation, then one overlapping it */
+	gen_pool_free(pool, r, 1024);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EOVERLAP);
+	ck_assert_uint_eq(fx_free_bytes(pool), free_before + 32 + 256);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+START_TEST(destroy_with_live_blocks_keeps_the_pool)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+	struct gen_pool *pool = fx_pool(_i, p, 0);
+	unsigned long a = gen_pool_alloc(pool, 100);
+
+	capture_errors();
+	gen_pool_destroy(pool);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EBUSY);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), a + 128);
+	gen_pool_free(pool, a + 128, 32);
+	gen_pool_free(pool, a, 100);
+	gen_pool_destroy(pool);
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+START_TEST(bad_chunks_from_the_callback_are_not_used)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 2);
+	struct gen_pool *pool = fx_pool(_i, p, 1);
+
+	capture_errors();
+	p->bad = p->chunk[1] + 64;
+	ck_assert_uint_eq(gen_pool_alloc(pool, (int)CHUNK), p->chunk[0]);
+	ck_assert_uint_eq(gen_pool_alloc(pool, (int)CHUNK), 0);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
+	p->bad = p->chunk[0];
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EOVERLAP);
+	p->bad = ~0UL - 31;
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_ERANGE);
+	p->bad = 0;
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), p->chunk[1]);
+	ck_assert_int_eq(errors_seen(), 0);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ deaths */
+
+START_TEST(double_free_aborts_by_default)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+	struct gen_pool *pool = fx_pool(_i, p, 1);
+	unsigned long a = gen_pool_alloc(pool, 32);
+
+	expect_death();
+	gen_pool_free(pool, a, 32);
+	gen_pool_free(pool, a, 32);
+}
+END_TEST
+
+START_TEST(destroy_busy_aborts_by_default)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+	struct gen_pool *pool = fx_pool(_i, p, 1);
+
+	ck_assert_uint_ne(gen_pool_alloc(pool, 32), 0);
+	expect_death();
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+Suite *compat_scenarios_suite(void)
+{
+	Suite *s = suite_create("compat_scenarios");
+	TCase *tc = tcase_create("both_backends");
+
+	tcase_add_loop_test(tc, sizes_round_up_to_powers_of_two_from_32, 0, 2);
+	tcase_add_loop_test(tc, fresh_chunk_is_carved_from_the_bottom, 0, 2);
+	tcase_add_loop_test(tc, blocks_are_naturally_aligned, 0, 2);
+	tcase_add_loop_test(tc, growth_calls_the_callback_with_the_compat_pool, 0, 2);
+	tcase_add_loop_test(tc, prefill_obtains_nr_chunks_up_front, 0, 2);
+	tcase_add_loop_test(tc, prefill_stops_at_the_first_zero, 0, 2);
+	tcase_add_loop_test(tc, exhaustion_returns_zero, 0, 2);
+	tcase_add_loop_test(tc, oversize_fails_quietly_without_the_callback, 0, 2);
+	tcase_add_loop_test(tc, adjacent_donations_serve_a_larger_block, 0, 2);
+	tcase_add_loop_test(tc, unaligned_neighbours_do_not_merge, 0, 2);
+	tcase_add_loop_test(tc, donations_and_chunks_live_together, 0, 2);
+	tcase_add_loop_test(tc, regions_list_chunks_and_donations, 0, 2);
+	tcase_add_loop_test(tc, bad_arguments_are_refused_with_warn, 0, 2);
+	tcase_add_loop_test(tc, max_chunk_shift_limits, 0, 2);
+	tcase_add_loop_test(tc, misused_frees_are_bugs_and_change_nothing, 0, 2);
+	tcase_add_loop_test(tc, destroy_with_live_blocks_keeps_the_pool, 0, 2);
+	tcase_add_loop_test(tc, bad_chunks_from_the_callback_are_not_used, 0, 2);
+	tcase_add_loop_test_raise_signal(tc, double_free_aborts_by_default, SIGABRT, 0, 2);
+	tcase_add_loop_test_raise_signal(tc, destroy_busy_aborts_by_default, SIGABRT, 0, 2);
+	suite_add_tcase(s, tc);
+	return s;
+}
