@@ -220,6 +220,11 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 	if (!pool)
 		return;
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
+		/* avail tracks the bitmap exactly (gen_pool_check() verifies
+		 * it), so an unused chunk needs no scan of a possibly huge map. */
+		if ((unsigned long)atomic_load_explicit(&chunk->avail, memory_order_relaxed) ==
+		    modern_chunk_size(chunk))
+			continue;
 		bit = modern_find_next_bit(chunk->bits, chunk->nbits, 0);
 		if (bit < chunk->nbits) {
 			genalloc_report(GENALLOC_BUG, GENALLOC_EBUSY, "gen_pool_destroy", pool,
