@@ -189,7 +189,9 @@ GENALLOC_API void legacy_gen_pool_destroy(struct gen_pool *pool);
  * Misuse: NULL @pool or negative @size: WARN EINVAL, 0.  A chunk from the
  * callback that is misaligned to the chunk size (BUG EMISALIGNED), wraps
  * the address space (BUG ERANGE) or overlaps memory the pool knows (BUG
- * EOVERLAP) is not used and 0 is returned.
+ * EOVERLAP) is not used, and neither is a chunk the pool has no memory to
+ * record; the call then returns 0 (unless another thread freed a chunk-sized
+ * block meanwhile, which is used instead).
  *
  * Return: the block's address, or 0 if no memory could be had.
  */
