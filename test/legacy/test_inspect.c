@@ -207,6 +207,8 @@ START_TEST(checker_sees_broken_lists)
 	head = pool->h[0].next;
 	pool->h[0].next = NULL;			/* free block off its list */
 	assert_damage_found();
+	pool->h[0].next = (struct gen_pool_link *)(C + 64);	/* wrong order */
+	assert_damage_found();
 	pool->h[0].next = head;
 	assert_consistent(pool);
 }
