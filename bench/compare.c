@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench/compare.c - genalloc-compare: one workload through several engines,
+ * in one process, under the same conditions, reported side by side.
+ *
+ * Run "genalloc-compare --help" for the options; "make compare" runs the
+ * default set (every generator and every committed trace, both regimes).
+ */
+#include <getopt.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "replay.h"
+#include "study.h"
+
+/* The 2005 allocator refuses chunks above page shift + 10: 4 MiB here. */
+#define MAX_CHUNK ((size_t)4 << 20)
+#define MIN_CAPACITY ((size_t)64 << 10)
+#define GROWING_LIMIT ((size_t)1 << 30)
+
+struct options {
+	char *workloads;
+	char *engines;
+	const char *traces;
+	const char *out;
+	int regime[2];
+	struct bench_gen_params gen;
+	size_t chunk;
+	size_t capacity;
+	size_t samples;
+	int plots;
+	int quiet;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: genalloc-compare [OPTION]...\n"
+"Replay workloads through the 2005 buddy, the bitmap engine behind the 2005\n"
+"API (compat) and the modern bitmap engine (first fit, best fit, first fit\n"
+"order-aligned at 8, 16 and 32-byte granules), and report them side by side.\n"
+"\n"
+"  -w, --workloads LIST  comma-separated generator names and trace files\n"
+"                        (default: every generator, then every trace in the\n"
+"                        trace directory); 'generators' and 'traces' expand\n"
+"  -e, --engines LIST    comma-separated engine names (default: all); ratios\n"
+"                        are against the first\n"
+"  -r, --regime R        growing, fixed or both (default both)\n"
+"  -s, --seed N          generator seed (default 1)\n"
+"  -n, --ops N           events per generated workload (default 100000)\n"
+"  -l, --live SIZE       live bytes the generators steer to (default 2M)\n"
+"  -c, --chunk SIZE      growing regime: chunk obtained per get_new_chunk call,\n"
+"                        a power of two, at most 4M (default 256K); larger\n"
+"                        requests are skipped for every engine alike\n"
+"  -C, --capacity SIZE   fixed regime: the pool's size (default: per workload,\n"
+"                        the largest power of two <= its peak live, >= 64K, so\n"
+"                        that every workload overflows it); the buddy gets it\n"
+"                        as chunks of min(capacity, 4M), the modern engine as\n"
+"                        one range\n"
+"  -t, --traces DIR      where committed traces are (default bench/traces)\n"
+"  -o, --out DIR         where CSV, plots and index.html go (default\n"
+"                        build/compare)\n"
+"  -S, --samples N       snapshots per run for the time series (default 200)\n"
+"  -P, --no-plots        do not run gnuplot (the script is still written)\n"
+"  -L, --list            list the engines and generators, then exit\n"
+"  -D, --dump NAME       write generator NAME's workload as a trace on stdout\n"
+"  -q, --quiet           no table on stdout\n"
+"  -h, --help            this text\n"
+"\n"
+"SIZE takes K, M and G suffixes (binary).  Trace format: see bench/README or\n"
+"bench/workload.h: one event a line, \"a ID SIZE\" or \"f ID\"; '#' comments;\n"
+"a name ending in .gz is read through gzip -dc.\n");
+}
+
+static void list(void)
+{
+	size_t i, n;
+	const struct bench_engine *const *e = bench_engine_list(&n);
+	const struct bench_generator *g;
+
+	printf("Engines:\n");
+	for (i = 0; i < n; i++)
+		printf("  %-8s %s\n", e[i]->name, e[i]->descr);
+	g = bench_generators(&n);
+	printf("Generators:\n");
+	for (i = 0; i < n; i++)
+		printf("  %-11s %s\n", g[i].name, g[i].descr);
+}
+
+static int parse_size_opt(const char *arg, const char *what, size_t *out)
+{
+	if (bench_parse_size(arg, out) || !*out) {
+		fprintf(stderr, "genalloc-compare: bad %s '%s'\n", what, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int dump(const struct options *o, const char *name)
+{
+	const struct bench_generator *g = bench_generator_find(name);
+	struct bench_workload w;
+	int rc;
+
+	if (!g) {
+		fprintf(stderr, "genalloc-compare: no generator '%s'\n", name);
+		return 2;
+	}
+	bench_workload_generate(&w, g, &o->gen);
+	rc = bench_workload_write(&w, "-");
+	bench_workload_release(&w);
+	return rc ? 1 : 0;
+}
+
+static int parse(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "engines", required_argument, NULL, 'e' },
+		{ "regime", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "ops", required_argument, NULL, 'n' },
+		{ "live", required_argument, NULL, 'l' },
+		{ "chunk", required_argument, NULL, 'c' },
+		{ "capacity", required_argument, NULL, 'C' },
+		{ "traces", required_argument, NULL, 't' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "samples", required_argument, NULL, 'S' },
+		{ "no-plots", no_argument, NULL, 'P' },
+		{ "list", no_argument, NULL, 'L' },
+		{ "dump", required_argument, NULL, 'D' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	size_t v;
+
+	while ((c = getopt_long(argc, argv, "w:e:r:s:n:l:c:C:t:o:S:PLD:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'w': o->workloads = optarg; break;
+		case 'e': o->engines = optarg; break;
+		case 'r':
+			o->regime[BENCH_GROWING] = !strcmp(optarg, "growing") || !strcmp(optarg, "both");
+			o->regime[BENCH_FIXED] = !strcmp(optarg, "fixed") || !strcmp(optarg, "both");
+			if (!o->regime[0] && !o->regime[1]) {
+				fprintf(stderr, "genalloc-compare: regime is growing, fixed or both\n");
+				return -1;
+			}
+			break;
+		case 's':
+			if (bench_parse_size(optarg, &v))
+				return -1;
+			o->gen.seed = v ? v : 1;
+			break;
+		case 'n':
+			if (parse_size_opt(optarg, "--ops", &o->gen.ops))
+				return -1;
+			break;
+		case 'l':
+			if (parse_size_opt(optarg, "--live", &o->gen.target_live))
+				return -1;
+			break;
+		case 'c':
+			if (parse_size_opt(optarg, "--chunk", &o->chunk))
+				return -1;
+			if (!bench_is_pow2(o->chunk) || o->chunk > MAX_CHUNK || o->chunk < 32) {
+				fprintf(stderr, "genalloc-compare: --chunk must be a power of two in [32, 4M]\n");
+				return -1;
+			}
+			break;
+		case 'C':
+			if (parse_size_opt(optarg, "--capacity", &o->capacity))
+				return -1;
+			break;
+		case 't': o->traces = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'S':
+			if (parse_size_opt(optarg, "--samples", &o->samples))
+				return -1;
+			break;
+		case 'P': o->plots = 0; break;
+		case 'q': o->quiet = 1; break;
+		case 'L': list(); exit(0);
+		case 'D': exit(dump(o, optarg));
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "genalloc-compare: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+static struct bench_workload *add_workload(struct bench_study *s)
+{
+	struct bench_workload *w = realloc(s->w, (s->nw + 1) * sizeof(*w));
+
+	if (!w)
+		abort();
+	s->w = w;
+	return &s->w[s->nw++];
+}
+
+static void add_generators(struct bench_study *s, const struct options *o)
+{
+	size_t i, n;
+	const struct bench_generator *g = bench_generators(&n);
+
+	for (i = 0; i < n; i++)
+		bench_workload_generate(add_workload(s), &g[i], &o->gen);
+}
+
+static int add_trace(struct bench_study *s, const char *path)
+{
+	struct bench_workload w;
+	const char *err = "?";
+
+	if (bench_workload_read(&w, path, &err)) {
+		fprintf(stderr, "genalloc-compare: %s: %s\n", path, err);
+		return -1;
+	}
+	if (w.dropped || w.reused)
+		fprintf(stderr, "genalloc-compare: %s: %zu frees of unknown blocks dropped, "
+				"%zu live ids reused\n", path, w.dropped, w.reused);
+	*add_workload(s) = w;
+	return 0;
+}
+
+static int add_traces(struct bench_study *s, const struct options *o)
+{
+	char pat[4096];
+	glob_t gl;
+	size_t i;
+	int rc = 0;
+
+	snprintf(pat, sizeof(pat), "%s/*.trace*", o->traces);
+	if (glob(pat, 0, NULL, &gl))
+		return 0;	/* no traces: nothing to add */
+	for (i = 0; i < gl.gl_pathc && !rc; i++)
+		rc = add_trace(s, gl.gl_pathv[i]);
+	globfree(&gl);
+	return rc;
+}
+
+static int choose_workloads(struct bench_study *s, struct options *o)
+{
+	char *tok, *save = NULL;
+
+	if (!o->workloads) {
+		add_generators(s, o);
+		return add_traces(s, o);
+	}
+	for (tok = strtok_r(o->workloads, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct bench_generator *g = bench_generator_find(tok);
+
+		if (!strcmp(tok, "generators"))
+			add_generators(s, o);
+		else if (!strcmp(tok, "traces")) {
+			if (add_traces(s, o))
+				return -1;
+		} else if (g)
+			bench_workload_generate(add_workload(s), g, &o->gen);
+		else if (add_trace(s, tok))
+			return -1;
+	}
+	return s->nw ? 0 : -1;
+}
+
+static int choose_engines(struct bench_study *s, struct options *o)
+{
+	size_t n;
+	const struct bench_engine *const *all = bench_engine_list(&n);
+	char *tok, *save = NULL;
+
+	s->e = calloc(n ? n : 1, sizeof(*s->e));
+	if (!s->e)
+		abort();
+	if (!o->engines) {
+		memcpy(s->e, all, n * sizeof(*s->e));
+		s->ne = n;
+		return n ? 0 : -1;
+	}
+	for (tok = strtok_r(o->engines, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct bench_engine *e = bench_engine_find(tok);
+
+		if (!e) {
+			fprintf(stderr, "genalloc-compare: no engine '%s' (see --list)\n", tok);
+			return -1;
+		}
+		if (s->ne < n)
+			s->e[s->ne++] = e;
+	}
+	return s->ne ? 0 : -1;
+}
+
+/* The conditions of one workload under one regime, the same for every engine. */
+static struct bench_pool_config config_for(const struct options *o,
+					   const struct bench_workload *w,
+					   enum bench_regime r)
+{
+	struct bench_pool_config cfg = { .regime = r, .fake = 1 };
+	size_t cap;
+
+	if (r == BENCH_GROWING) {
+		cfg.chunk_size = o->chunk;
+		cfg.capacity = GROWING_LIMIT;
+		return cfg;
+	}
+	cap = o->capacity ? o->capacity : bench_floor_pow2(bench_workload_peak_live(w));
+	if (cap < MIN_CAPACITY)
+		cap = MIN_CAPACITY;
+	cfg.chunk_size = bench_floor_pow2(cap < MAX_CHUNK ? cap : MAX_CHUNK);
+	cfg.capacity = cap / cfg.chunk_size * cfg.chunk_size;
+	return cfg;
+}
+
+static void run_all(struct bench_study *s, const struct options *o)
+{
+	size_t wi, ei;
+	int r;
+
+	for (r = 0; r < 2; r++) {
+		if (!s->run[r])
+			continue;
+		s->cell[r] = calloc(s->nw * s->ne, sizeof(*s->cell[r]));
+		if (!s->cell[r])
+			abort();
+		for (wi = 0; wi < s->nw; wi++) {
+			struct bench_pool_config cfg = config_for(o, &s->w[wi], (enum bench_regime)r);
+
+			for (ei = 0; ei < s->ne; ei++) {
+				struct bench_cell *c = bench_cell_at(s, (enum bench_regime)r, wi, ei);
+
+				c->cfg = cfg;
+				c->ok = !bench_replay(s->e[ei], &cfg, &s->w[wi], o->samples, &c->m);
+				if (!c->ok)
+					fprintf(stderr, "genalloc-compare: %s: cannot create a pool\n",
+						s->e[ei]->name);
+			}
+		}
+	}
+}
+
+static void release(struct bench_study *s)
+{
+	size_t i;
+	int r;
+
+	for (r = 0; r < 2; r++) {
+		for (i = 0; s->cell[r] && i < s->nw * s->ne; i++)
+			bench_metrics_release(&s->cell[r][i].m);
+		free(s->cell[r]);
+	}
+	for (i = 0; i < s->nw; i++)
+		bench_workload_release(&s->w[i]);
+	free(s->w);
+	free(s->e);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {
+		.traces = "bench/traces",
+		.out = "build/compare",
+		.regime = { 1, 1 },
+		.gen = { .seed = 1, .ops = 100000, .target_live = 2 << 20, .max_size = 32768 },
+		.chunk = 256 << 10,
+		.samples = 200,
+		.plots = 1,
+	};
+	struct bench_study s = { 0 };
+	double t0 = bench_now();
+	int rc = 0;
+
+	if (parse(argc, argv, &o))
+		return 2;
+	if (o.gen.max_size > o.chunk)
+		o.gen.max_size = o.chunk;
+	if (choose_engines(&s, &o) || choose_workloads(&s, &o)) {
+		fprintf(stderr, "genalloc-compare: nothing to compare\n");
+		release(&s);
+		return 2;
+	}
+	s.run[BENCH_GROWING] = o.regime[BENCH_GROWING];
+	s.run[BENCH_FIXED] = o.regime[BENCH_FIXED];
+	run_all(&s, &o);
+	if (!o.quiet)
+		bench_report_table(stdout, &s);
+	if (bench_report_files(&s, o.out, o.plots)) {
+		perror("genalloc-compare: writing the report");
+		rc = 1;
+	}
+	printf("\n%zu workloads x %zu engines in %.1f s.\nCSV files and plots: %s/\n"
+	       "Open %s/index.html for the tables and the plots.\n",
+	       s.nw, s.ne, bench_now() - t0, o.out, o.out);
+	release(&s);
+	return rc;
+}

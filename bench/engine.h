@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bench/engine.h - what the comparison needs from an allocator engine.
+ *
+ * Each engine header (legacy/, modern/, compat/) defines its own struct
+ * gen_pool, so no file may include two of them.  Each one is wrapped in its
+ * own adapter file (engine_legacy.c, engine_compat.c, engine_modern.c) that
+ * exports a table of engines of this one shape; the drivers (compare.c,
+ * speed.c) and the tests only ever see this header.
+ */
+#ifndef GENALLOC_BENCH_ENGINE_H
+#define GENALLOC_BENCH_ENGINE_H
+
+#include <stddef.h>
+
+#include "chunks.h"
+
+/** enum bench_regime - how a pool gets its memory */
+enum bench_regime {
+	BENCH_GROWING,	/* fixed-size chunks on demand; measure what it took */
+	BENCH_FIXED,	/* one pool of a given capacity; measure how full it got */
+};
+
+/**
+ * struct bench_pool_config - the conditions every engine runs under
+ * @regime:     growing or fixed
+ * @chunk_size: bytes per chunk obtained through the callback (power of two)
+ * @capacity:   fixed regime: the pool's bytes (a multiple of @chunk_size);
+ *              growing regime: the most the memory source will give
+ * @fake:       the engine may use addresses with no memory behind them
+ *              (only engines that never touch the managed memory honour it)
+ */
+struct bench_pool_config {
+	enum bench_regime regime;
+	size_t chunk_size;
+	size_t capacity;
+	int fake;
+};
+
+/**
+ * struct bench_stats - one snapshot of a pool
+ * @obtained:     bytes the pool holds (every chunk it was given)
+ * @free_bytes:   bytes of those not handed out
+ * @largest_free: the largest request that would succeed without growing
+ *                (for the bitmap engines: the largest free extent)
+ * @metadata:     bytes of bookkeeping outside the managed memory
+ */
+struct bench_stats {
+	size_t obtained;
+	size_t free_bytes;
+	size_t largest_free;
+	size_t metadata;
+};
+
+/**
+ * struct bench_pool - a pool made by an engine, with its memory source
+ * @engine: the engine that made it
+ * @cfg:    the conditions it runs under
+ * @chunks: where its memory comes from (and what that cost)
+ * @impl:   the engine's own pool
+ */
+struct bench_pool {
+	const struct bench_engine *engine;
+	struct bench_pool_config cfg;
+	struct bench_chunks chunks;
+	void *impl;
+};
+
+/**
+ * struct bench_engine - one engine configuration, as the drivers see it
+ * @name:     short name used on the command line and in tables
+ * @family:   "buddy", "compat" or "modern" (the adapter that owns it)
+ * @descr:    one line for --list
+ * @create:   a new pool under @cfg, or NULL
+ * @alloc:    an address, or 0 on failure (may grow the pool)
+ * @free:     give back what @alloc returned, with the same size
+ * @granted:  how many bytes a successful request of @size really takes
+ * @stats:    a snapshot
+ * @destroy:  free everything; only called with no live block
+ * @set_slow: turn on the engine's slow reference path (buddy: the 2005
+ *            linear free-list search); NULL if there is none
+ * @arg:      adapter-private (algorithm, granule order, backend)
+ */
+struct bench_engine {
+	const char *name;
+	const char *family;
+	const char *descr;
+	struct bench_pool *(*create)(const struct bench_engine *e,
+				     const struct bench_pool_config *cfg);
+	unsigned long (*alloc)(struct bench_pool *p, size_t size);
+	void (*free)(struct bench_pool *p, unsigned long addr, size_t size);
+	size_t (*granted)(const struct bench_pool *p, size_t size);
+	void (*stats)(struct bench_pool *p, struct bench_stats *st);
+	void (*destroy)(struct bench_pool *p);
+	void (*set_slow)(struct bench_pool *p, int on);
+	int arg;
+	int arg2;
+};
+
+/*
+ * The adapters' tables.  An adapter whose engine header is not in the tree
+ * yet exports an empty table, so the bench builds at every step of the
+ * project's history.
+ */
+extern const struct bench_engine bench_engines_legacy[];
+extern const size_t bench_nr_engines_legacy;
+extern const struct bench_engine bench_engines_compat[];
+extern const size_t bench_nr_engines_compat;
+extern const struct bench_engine bench_engines_modern[];
+extern const size_t bench_nr_engines_modern;
+
+/**
+ * bench_engine_list() - every engine compiled in, buddy first
+ * @n: set to the number of entries
+ *
+ * Return: a static array of pointers.
+ */
+const struct bench_engine *const *bench_engine_list(size_t *n);
+
+/** bench_engine_find() - the engine called @name, or NULL */
+const struct bench_engine *bench_engine_find(const char *name);
+
+#endif /* GENALLOC_BENCH_ENGINE_H */

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench/engine_modern.c - the kernel's bitmap engine, used natively.
+ *
+ * Nine configurations: first fit, best fit and first fit order-aligned, each
+ * at granules of 8, 16 and 32 bytes.  Growing pools add a chunk from the
+ * shared source whenever a request fails, which is what a kernel driver does
+ * with gen_pool_add() when it owns more memory; fixed pools get their whole
+ * capacity as one range.  The engine never touches the managed memory, so
+ * it is given fake addresses when the configuration allows.
+ */
+#include <stdlib.h>
+
+#include "engine.h"
+
+#ifdef BENCH_HAVE_MODERN
+#include "modern/genalloc.h"
+
+static genpool_algo_t algo_of(int which)
+{
+	switch (which) {
+	case 1:
+		return gen_pool_best_fit;
+	case 2:
+		return gen_pool_first_fit_order_align;
+	default:
+		return gen_pool_first_fit;
+	}
+}
+
+static struct bench_pool *modern_create(const struct bench_engine *e,
+					const struct bench_pool_config *cfg)
+{
+	struct bench_pool *p = calloc(1, sizeof(*p));
+	struct gen_pool *gp;
+
+	if (!p)
+		return NULL;
+	p->engine = e;
+	p->cfg = *cfg;
+	if (bench_chunks_init(&p->chunks, cfg->chunk_size, cfg->capacity, cfg->fake))
+		goto fail;
+	gp = gen_pool_create(e->arg2, -1);
+	if (!gp)
+		goto fail_chunks;
+	gen_pool_set_algo(gp, algo_of(e->arg), NULL);
+	p->impl = gp;
+	if (cfg->regime == BENCH_FIXED) {
+		/* One range of the whole capacity, as a fixed device window. */
+		p->chunks.obtained = cfg->capacity;
+		if (gen_pool_add(gp, p->chunks.base, cfg->capacity, -1))
+			goto fail_pool;
+	}
+	return p;
+fail_pool:
+	gen_pool_destroy(gp);
+fail_chunks:
+	bench_chunks_release(&p->chunks);
+fail:
+	free(p);
+	return NULL;
+}
+
+static unsigned long modern_alloc(struct bench_pool *p, size_t size)
+{
+	struct gen_pool *gp = p->impl;
+	unsigned long addr = gen_pool_alloc(gp, size);
+	unsigned long chunk;
+
+	if (addr || p->cfg.regime == BENCH_FIXED || size > p->cfg.chunk_size)
+		return addr;
+	chunk = bench_chunks_get(&p->chunks);
+	if (!chunk || gen_pool_add(gp, chunk, p->cfg.chunk_size, -1))
+		return 0;
+	return gen_pool_alloc(gp, size);
+}
+
+static void modern_free(struct bench_pool *p, unsigned long addr, size_t size)
+{
+	gen_pool_free(p->impl, addr, size);
+}
+
+static size_t modern_granted(const struct bench_pool *p, size_t size)
+{
+	size_t g = (size_t)1 << p->engine->arg2;
+
+	return (size + g - 1) & ~(g - 1);
+}
+
+static void modern_stats(struct bench_pool *p, struct bench_stats *st)
+{
+	struct gen_pool_stats s;
+
+	gen_pool_stats(p->impl, &s);
+	st->obtained = p->chunks.obtained;
+	st->free_bytes = s.avail;
+	st->largest_free = s.largest_free;
+	st->metadata = s.metadata_bytes;
+}
+
+static void modern_destroy(struct bench_pool *p)
+{
+	gen_pool_destroy(p->impl);
+	bench_chunks_release(&p->chunks);
+	free(p);
+}
+
+#define MODERN(nm, algo, order, d) \
+	{ nm, "modern", d, modern_create, modern_alloc, modern_free, \
+	  modern_granted, modern_stats, modern_destroy, NULL, algo, order }
+
+const struct bench_engine bench_engines_modern[] = {
+	MODERN("ff8", 0, 3, "modern bitmap, gen_pool_first_fit, 8-byte granule"),
+	MODERN("ff16", 0, 4, "modern bitmap, gen_pool_first_fit, 16-byte granule"),
+	MODERN("ff32", 0, 5, "modern bitmap, gen_pool_first_fit, 32-byte granule"),
+	MODERN("bf8", 1, 3, "modern bitmap, gen_pool_best_fit, 8-byte granule"),
+	MODERN("bf16", 1, 4, "modern bitmap, gen_pool_best_fit, 16-byte granule"),
+	MODERN("bf32", 1, 5, "modern bitmap, gen_pool_best_fit, 32-byte granule"),
+	MODERN("ffo8", 2, 3, "modern bitmap, gen_pool_first_fit_order_align, 8-byte granule"),
+	MODERN("ffo16", 2, 4, "modern bitmap, gen_pool_first_fit_order_align, 16-byte granule"),
+	MODERN("ffo32", 2, 5, "modern bitmap, gen_pool_first_fit_order_align, 32-byte granule"),
+};
+const size_t bench_nr_engines_modern =
+	sizeof(bench_engines_modern) / sizeof(bench_engines_modern[0]);
+
+#else /* !BENCH_HAVE_MODERN: the engine is not in the tree yet */
+
+const struct bench_engine bench_engines_modern[1] = { { .name = NULL } };
+const size_t bench_nr_engines_modern = 0;
+
+#endif

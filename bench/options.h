@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bench/options.h - command-line helpers shared by the bench programs.
+ */
+#ifndef GENALLOC_BENCH_OPTIONS_H
+#define GENALLOC_BENCH_OPTIONS_H
+
+#include <stddef.h>
+
+/**
+ * bench_parse_size() - "4096", "64K", "2M", "1G" (binary units)
+ * @s:   the text
+ * @out: the value
+ *
+ * Return: 0, or -1 if @s is not such a number.
+ */
+int bench_parse_size(const char *s, size_t *out);
+
+/** bench_floor_pow2() - the largest power of two <= @n (1 for 0) */
+size_t bench_floor_pow2(size_t n);
+
+/** bench_is_pow2() - whether @n is a power of two */
+int bench_is_pow2(size_t n);
+
+#endif /* GENALLOC_BENCH_OPTIONS_H */

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench/replay.c - replay a workload through an engine, measuring as it
+ * goes.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "replay.h"
+
+double bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+size_t bench_workload_peak_live(const struct bench_workload *w)
+{
+	size_t i, live = 0, peak = 0;
+
+	for (i = 0; i < w->nr; i++) {
+		if (w->ev[i].op == BENCH_ALLOC)
+			live += w->ev[i].size;
+		else
+			live -= w->ev[i].size;
+		if (live > peak)
+			peak = live;
+	}
+	return peak;
+}
+
+static void sample(struct bench_pool *p, struct bench_metrics *m, size_t t)
+{
+	struct bench_stats st;
+
+	p->engine->stats(p, &st);
+	bench_metrics_sample(m, t, &st);
+}
+
+/* One event; the caller times it. */
+static void step(struct bench_pool *p, const struct bench_event *ev,
+		 unsigned long *addr, struct bench_metrics *m)
+{
+	const struct bench_engine *e = p->engine;
+	size_t size = ev->size ? ev->size : 1;
+
+	if (ev->op == BENCH_FREE) {
+		if (addr[ev->id]) {
+			e->free(p, addr[ev->id], size);
+			bench_metrics_free(m, size, e->granted(p, size));
+			addr[ev->id] = 0;
+		}
+		return;
+	}
+	if (size > p->cfg.chunk_size) {
+		m->skipped++;
+		return;
+	}
+	addr[ev->id] = e->alloc(p, size);
+	if (addr[ev->id])
+		bench_metrics_alloc(m, size, e->granted(p, size));
+	else
+		bench_metrics_fail(m, size);
+}
+
+static void free_all(struct bench_pool *p, const struct bench_workload *w,
+		     unsigned long *addr)
+{
+	size_t i;
+
+	/* Walk back so each id is freed with the size of its last allocation. */
+	for (i = w->nr; i-- > 0;) {
+		const struct bench_event *ev = &w->ev[i];
+
+		if (ev->op == BENCH_ALLOC && addr[ev->id]) {
+			p->engine->free(p, addr[ev->id], ev->size ? ev->size : 1);
+			addr[ev->id] = 0;
+		}
+	}
+}
+
+int bench_replay(const struct bench_engine *e, const struct bench_pool_config *cfg,
+		 const struct bench_workload *w, size_t samples,
+		 struct bench_metrics *m)
+{
+	struct bench_pool *p = e->create(e, cfg);
+	unsigned long *addr;
+	size_t every = samples && w->nr > samples ? w->nr / samples : 1;
+	size_t i = 0;
+
+	bench_metrics_init(m, cfg->regime == BENCH_FIXED ? cfg->capacity : 0);
+	if (!p)
+		return -1;
+	addr = calloc(w->nr_ids ? w->nr_ids : 1, sizeof(*addr));
+	if (!addr) {
+		e->destroy(p);
+		return -1;
+	}
+	sample(p, m, 0);
+	while (i < w->nr) {
+		size_t end = i + every < w->nr ? i + every : w->nr;
+		double t0 = bench_now();
+
+		for (; i < end; i++)
+			step(p, &w->ev[i], addr, m);
+		m->seconds += bench_now() - t0;
+		sample(p, m, i);
+	}
+	m->timed_ops = m->allocs + m->frees + m->failed;
+	free_all(p, w, addr);
+	free(addr);
+	e->destroy(p);
+	return 0;
+}

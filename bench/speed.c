@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench/speed.c - genalloc-speed: what an alloc+free pair costs, against
+ * the pool's size, its occupancy and the number of threads.
+ *
+ * Each engine gets a fixed pool, is filled to 50% and then to 90% of it
+ * with random blocks, and at each level runs alloc+free pairs (free a
+ * random live block, allocate a new random one) with 1 and then 2 threads
+ * on the same pool.  Request sizes scale with the pool (log-uniform in
+ * [pool/2^17, pool/2^11]), so every pool holds about the same number of
+ * blocks: what grows with the pool is the memory an engine must search.
+ * A figure is the median of several runs of wall time per pair, with the
+ * spread (min..max) and the ratio against first-fit at an 8-byte granule.
+ *
+ * Then the buddy's free with long free lists: a pool full of 32-byte blocks
+ * with every other one freed, so that each further free merges with a
+ * buddy on a list of pool/64 entries, timed with the 2005 linear search of
+ * the list and with the control-map look-up.
+ */
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "options.h"
+#include "replay.h"
+#include "workload.h"
+
+#define MAX_LIST 16
+#define MAX_CHUNK ((size_t)4 << 20)
+#define MAX_THREADS 8
+
+struct settings {
+	size_t pools[MAX_LIST], nr_pools;
+	size_t occ[MAX_LIST], nr_occ;
+	size_t threads[MAX_LIST], nr_threads;
+	size_t linear[MAX_LIST], nr_linear;
+	const struct bench_engine *e[64];
+	size_t ne;
+	size_t runs;
+	size_t pairs;		/* per run on pools up to 16M; scaled down above */
+	double budget;		/* seconds per run at most */
+	double linear_budget;	/* seconds per linear-search point */
+	uint64_t seed;
+	int full;
+	const char *argv0;
+};
+
+struct block {
+	unsigned long addr;
+	size_t size;
+};
+
+/* One thread's share of the live blocks. */
+struct worker {
+	struct bench_pool *pool;
+	struct block *b;
+	size_t nr;
+	size_t pairs;
+	size_t lo, hi;		/* request sizes */
+	uint64_t rng;
+	size_t failed;
+	size_t done;
+	double budget;		/* seconds; the run stops early past it */
+	double t0, t1;
+	pthread_barrier_t *start;
+};
+
+static size_t draw(uint64_t *rng, size_t lo, size_t hi)
+{
+	/* Log-uniform: a uniform exponent, then a uniform mantissa. */
+	size_t span = 0, v;
+
+	while ((lo << span) < hi)
+		span++;
+	v = lo << (bench_rng_next(rng) % (span + 1));
+	v += (size_t)(bench_rng_next(rng) % v);
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	const struct bench_engine *e = w->pool->engine;
+	size_t i;
+
+	pthread_barrier_wait(w->start);
+	w->t0 = bench_now();
+	for (i = 0; i < w->pairs; i++) {
+		struct block *b = &w->b[bench_rng_next(&w->rng) % w->nr];
+
+		/* The kernel-style searches are slow on big pools: cap the time. */
+		if (!(i & 15) && i && bench_now() - w->t0 > w->budget)
+			break;
+
+		if (b->addr)
+			e->free(w->pool, b->addr, b->size);
+		b->size = draw(&w->rng, w->lo, w->hi);
+		b->addr = e->alloc(w->pool, b->size);
+		w->failed += !b->addr;
+	}
+	w->t1 = bench_now();
+	w->done = i;
+	return NULL;
+}
+
+/* Allocate until @target bytes are granted; the blocks go to @set. */
+static void fill(struct bench_pool *p, struct block **set, size_t *nr, size_t *cap,
+		 size_t *granted, size_t target, size_t lo, size_t hi, uint64_t *rng)
+{
+	const struct bench_engine *e = p->engine;
+
+	while (*granted < target) {
+		struct block b;
+
+		b.size = draw(rng, lo, hi);
+		b.addr = e->alloc(p, b.size);
+		if (!b.addr)
+			break;
+		if (*nr == *cap) {
+			*cap = *cap ? 2 * *cap : 4096;
+			*set = realloc(*set, *cap * sizeof(**set));
+			if (!*set)
+				abort();
+		}
+		(*set)[(*nr)++] = b;
+		*granted += e->granted(p, b.size);
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct figure {
+	double median, min, max;
+	size_t failed;
+	size_t pairs;		/* timed, over all runs */
+	double fill;		/* seconds it took to fill to this level */
+};
+
+/* Runs of @pairs pairs with @nt threads; wall ns per pair. */
+static struct figure measure(struct bench_pool *p, struct block *set, size_t nr,
+			     size_t nt, size_t pairs, size_t runs, double budget,
+			     size_t lo, size_t hi, uint64_t seed)
+{
+	double ns[64];
+	struct figure f = { 0 };
+	size_t r, t;
+
+	if (runs > 64)
+		runs = 64;
+	for (r = 0; r < runs; r++) {
+		struct worker w[MAX_THREADS];
+		pthread_t tid[MAX_THREADS];
+		pthread_barrier_t start;
+		double t0 = 1e300, t1 = 0;
+		size_t done = 0;
+
+		pthread_barrier_init(&start, NULL, (unsigned)nt + 1);
+		for (t = 0; t < nt; t++) {
+			/* Thread t owns the t-th slice of the live blocks. */
+			w[t] = (struct worker){ p, set + nr * t / nt,
+						nr * (t + 1) / nt - nr * t / nt,
+						pairs / nt, lo, hi,
+						seed * 131 + r * 17 + t + 1, 0, 0, budget,
+						0, 0, &start };
+			pthread_create(&tid[t], NULL, worker_run, &w[t]);
+		}
+		pthread_barrier_wait(&start);
+		/* Wall time from the first thread's start to the last one's end. */
+		for (t = 0; t < nt; t++) {
+			pthread_join(tid[t], NULL);
+			f.failed += w[t].failed;
+			done += w[t].done;
+			t0 = w[t].t0 < t0 ? w[t].t0 : t0;
+			t1 = w[t].t1 > t1 ? w[t].t1 : t1;
+		}
+		ns[r] = (t1 - t0) * 1e9 / (double)(done ? done : 1);
+		f.pairs += done;
+		pthread_barrier_destroy(&start);
+	}
+	qsort(ns, runs, sizeof(ns[0]), cmp_double);
+	f.median = runs % 2 ? ns[runs / 2] : (ns[runs / 2 - 1] + ns[runs / 2]) / 2;
+	f.min = ns[0];
+	f.max = ns[runs - 1];
+	return f;
+}
+
+static const char *hsize(char *buf, size_t n, size_t v)
+{
+	if (v >= (1u << 30) && !(v % (1u << 30)))
+		snprintf(buf, n, "%zuG", v >> 30);
+	else if (v >= (1u << 20) && !(v % (1u << 20)))
+		snprintf(buf, n, "%zuM", v >> 20);
+	else if (v >= 1024 && !(v % 1024))
+		snprintf(buf, n, "%zuK", v >> 10);
+	else
+		snprintf(buf, n, "%zu", v);
+	return buf;
+}
+
+/* Results, [pool][occupancy][threads][engine]. */
+static struct figure *results;
+
+static struct figure *result(const struct settings *s, size_t pi, size_t oi, size_t ti,
+			     size_t ei)
+{
+	return &results[((pi * s->nr_occ + oi) * s->nr_threads + ti) * s->ne + ei];
+}
+
+static size_t pairs_for(const struct settings *s, size_t pool)
+{
+	size_t sixteen = (size_t)16 << 20;
+
+	if (pool <= sixteen)
+		return s->pairs;
+	return s->pairs / (pool / sixteen) > 500 ? s->pairs / (pool / sixteen) : 500;
+}
+
+static void run_engine(const struct settings *s, size_t pi, size_t ei)
+{
+	size_t pool = s->pools[pi];
+	struct bench_pool_config cfg = {
+		.regime = BENCH_FIXED,
+		.chunk_size = pool < MAX_CHUNK ? bench_floor_pow2(pool) : MAX_CHUNK,
+		.capacity = pool,
+		.fake = 1,
+	};
+	const struct bench_engine *e = s->e[ei];
+	struct bench_pool *p = e->create(e, &cfg);
+	struct block *set = NULL;
+	size_t nr = 0, cap = 0, granted = 0, oi, ti, i;
+	size_t lo = pool >> 17 > 8 ? pool >> 17 : 8, hi = pool >> 11;
+	uint64_t rng = s->seed;
+
+	if (!p) {
+		fprintf(stderr, "genalloc-speed: %s: cannot create a %zu-byte pool\n", e->name, pool);
+		return;
+	}
+	for (oi = 0; oi < s->nr_occ; oi++) {
+		double t0 = bench_now(), spent;
+
+		fill(p, &set, &nr, &cap, &granted, pool / 100 * s->occ[oi], lo, hi, &rng);
+		spent = bench_now() - t0;
+		for (ti = 0; ti < s->nr_threads; ti++) {
+			struct figure *f = result(s, pi, oi, ti, ei);
+
+			*f = measure(p, set, nr, s->threads[ti], pairs_for(s, pool), s->runs,
+				     s->budget, lo, hi, s->seed + ti);
+			f->fill = spent;
+		}
+	}
+	for (i = 0; i < nr; i++)
+		if (set[i].addr)
+			e->free(p, set[i].addr, set[i].size);
+	free(set);
+	e->destroy(p);
+}
+
+static size_t reference(const struct settings *s)
+{
+	size_t ei;
+
+	for (ei = 0; ei < s->ne; ei++)
+		if (!strcmp(s->e[ei]->name, "ff8"))
+			return ei;
+	return 0;
+}
+
+static void print_point(const struct settings *s, size_t pi, size_t oi, size_t ti)
+{
+	size_t ei, ref = reference(s);
+	char a[32];
+	size_t pool = s->pools[pi];
+
+	printf("\nworkload: pool %s, %zu%% full, %zu thread%s, pairs of free(random live) + "
+	       "alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs or %g ms\n",
+	       hsize(a, sizeof(a), pool), s->occ[oi], s->threads[ti],
+	       s->threads[ti] > 1 ? "s" : "", pool >> 17 > 8 ? pool >> 17 : 8, pool >> 11,
+	       s->runs, pairs_for(s, pool), s->budget * 1000);
+	printf("  %-7s %12s %23s %8s %9s %7s %7s\n", "engine", "ns/pair", "spread (min..max)",
+	       "vs ff8", "pairs", "failed", "fill s");
+	for (ei = 0; ei < s->ne; ei++) {
+		const struct figure *f = result(s, pi, oi, ti, ei);
+		const struct figure *r = result(s, pi, oi, ti, ref);
+
+		printf("  %-7s %12.1f %11.1f..%-11.1f %8.2f %9zu %7zu %7.2f\n", s->e[ei]->name,
+		       f->median, f->min, f->max, r->median > 0 ? f->median / r->median : 0.0,
+		       f->pairs, f->failed, f->fill);
+	}
+	printf("  rerun: %s --pools %s --occupancy %zu --threads %zu --runs %zu --pairs %zu "
+	       "--budget %g%s\n", s->argv0, hsize(a, sizeof(a), pool), s->occ[oi],
+	       s->threads[ti], s->runs, s->pairs, s->budget * 1000,
+	       s->occ[oi] != s->occ[0] ? " (filled through the lower levels first)" : "");
+}
+
+/* The table that answers "how does the cost grow with the pool size". */
+static void print_scaling(const struct settings *s)
+{
+	size_t pi, oi, ti, ei;
+	char a[32];
+
+	for (oi = 0; oi < s->nr_occ; oi++) {
+		for (ti = 0; ti < s->nr_threads; ti++) {
+			printf("\nSCALING: median ns per alloc+free pair, %zu%% full, %zu thread%s\n",
+			       s->occ[oi], s->threads[ti], s->threads[ti] > 1 ? "s" : "");
+			printf("  %-7s", "engine");
+			for (pi = 0; pi < s->nr_pools; pi++)
+				printf(" %9s", hsize(a, sizeof(a), s->pools[pi]));
+			printf(" %9s\n", "last/1st");
+			for (ei = 0; ei < s->ne; ei++) {
+				double first = result(s, 0, oi, ti, ei)->median;
+				double last = result(s, s->nr_pools - 1, oi, ti, ei)->median;
+
+				printf("  %-7s", s->e[ei]->name);
+				for (pi = 0; pi < s->nr_pools; pi++)
+					printf(" %9.1f", result(s, pi, oi, ti, ei)->median);
+				printf(" %9.1f\n", first > 0 ? last / first : 0.0);
+			}
+		}
+	}
+}
+
+/*
+ * The buddy's free on long lists: every other 32-byte block is free, so
+ * the order-0 list holds pool/64 entries and each free of a remaining
+ * block finds its buddy on it.
+ */
+static double linear_point(const struct bench_engine *e, size_t pool, int slow,
+			   double budget, size_t *done)
+{
+	struct bench_pool_config cfg = {
+		.regime = BENCH_FIXED,
+		.chunk_size = pool < MAX_CHUNK ? bench_floor_pow2(pool) : MAX_CHUNK,
+		.capacity = pool,
+	};
+	struct bench_pool *p = e->create(e, &cfg);
+	size_t n = pool / 32, i, k = 0;
+	unsigned long *a = malloc(n * sizeof(*a));
+	uint64_t rng = 7;
+	double t0, spent = 0;
+
+	if (!p || !a)
+		abort();
+	for (i = 0; i < n; i++)
+		a[i] = e->alloc(p, 32);
+	for (i = 0; i < n; i += 2)
+		e->free(p, a[i], 32);
+	e->set_slow(p, slow);
+	/* Free odd blocks in random order until the budget is spent. */
+	while (spent < budget && k < n / 2) {
+		size_t j = 2 * (bench_rng_next(&rng) % (n / 2)) + 1;
+
+		if (!a[j])
+			continue;
+		t0 = bench_now();
+		e->free(p, a[j], 32);
+		spent += bench_now() - t0;
+		a[j] = 0;
+		k++;
+	}
+	e->set_slow(p, 0);
+	for (i = 1; i < n; i += 2)
+		if (a[i])
+			e->free(p, a[i], 32);
+	free(a);
+	e->destroy(p);
+	*done = k;
+	return spent * 1e9 / (double)k;
+}
+
+static void run_linear(const struct settings *s)
+{
+	const struct bench_engine *e = bench_engine_find("buddy");
+	size_t i;
+	char a[32];
+
+	if (!e || !e->set_slow || !s->nr_linear)
+		return;
+	printf("\nBUDDY FREE WITH LONG FREE LISTS: pool full of 32-byte blocks, every other one "
+	       "free (list of pool/64), then frees that merge\n");
+	printf("  %-6s %10s %16s %16s %8s\n", "pool", "list len", "linear ns/free",
+	       "map ns/free", "ratio");
+	for (i = 0; i < s->nr_linear; i++) {
+		size_t n1, n2;
+		double slow = linear_point(e, s->linear[i], 1, s->linear_budget, &n1);
+		double fast = linear_point(e, s->linear[i], 0, s->linear_budget, &n2);
+
+		printf("  %-6s %10zu %16.1f %16.1f %8.1f   (%zu and %zu frees)\n",
+		       hsize(a, sizeof(a), s->linear[i]), s->linear[i] / 64, slow, fast,
+		       fast > 0 ? slow / fast : 0.0, n1, n2);
+	}
+	printf("  rerun: %s --pools none --linear %s\n", s->argv0,
+	       hsize(a, sizeof(a), s->linear[s->nr_linear - 1]));
+}
+
+static int parse_list(const char *arg, size_t *out, size_t *nr, int sizes)
+{
+	char buf[512], *tok, *save = NULL;
+
+	*nr = 0;
+	if (!strcmp(arg, "none"))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok && *nr < MAX_LIST;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t v;
+
+		if (bench_parse_size(tok, &v) || !v || (sizes && !bench_is_pow2(v)))
+			return -1;
+		out[(*nr)++] = v;
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: genalloc-speed [OPTION]...\n"
+"Time alloc+free pairs per engine at steady occupancy, against the pool size\n"
+"and the number of threads, then the buddy's free with long free lists.\n"
+"\n"
+"  -p, --pools LIST      pool sizes, powers of two (default 1M,16M,256M,1G;\n"
+"                        'none' skips the pair timings)\n"
+"  -o, --occupancy LIST  steady-state occupancies in %% (default 50,90)\n"
+"  -t, --threads LIST    thread counts (default 1,2; at most 8)\n"
+"  -e, --engines LIST    engines (default: all; see genalloc-compare --list)\n"
+"  -r, --runs N          runs per point; the median is reported (default 5)\n"
+"  -n, --pairs N         pairs per run on pools up to 16M, scaled down by the\n"
+"                        size above, at least 500 (default 20000)\n"
+"  -b, --budget MS       a run stops after MS milliseconds even if its pairs\n"
+"                        are not done (default 25)\n"
+"  -l, --linear LIST     pools for the buddy free-list test (default\n"
+"                        1M,16M,64M; 'none' skips it)\n"
+"  -s, --seed N          PRNG seed (default 1)\n"
+"  -F, --full            the long version: 11 runs, 10x the pairs and\n"
+"                        time per run, the free-list test up to 1G with 10x\n"
+"                        the time\n"
+"  -h, --help            this text\n");
+}
+
+static int parse(int argc, char **argv, struct settings *s)
+{
+	static const struct option longopts[] = {
+		{ "pools", required_argument, NULL, 'p' },
+		{ "occupancy", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "engines", required_argument, NULL, 'e' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "pairs", required_argument, NULL, 'n' },
+		{ "linear", required_argument, NULL, 'l' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "full", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, linear_set = 0, runs_set = 0, pairs_set = 0, budget_set = 0;
+	size_t i, v;
+
+	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:Fh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (parse_list(optarg, s->pools, &s->nr_pools, 1))
+				return -1;
+			break;
+		case 'o':
+			if (parse_list(optarg, s->occ, &s->nr_occ, 0) || !s->nr_occ)
+				return -1;
+			for (i = 0; i < s->nr_occ; i++)
+				if (s->occ[i] > 99)
+					return -1;
+			break;
+		case 't':
+			if (parse_list(optarg, s->threads, &s->nr_threads, 0) || !s->nr_threads)
+				return -1;
+			for (i = 0; i < s->nr_threads; i++)
+				if (s->threads[i] > MAX_THREADS)
+					return -1;
+			break;
+		case 'e': {
+			char buf[512], *tok, *save = NULL;
+
+			s->ne = 0;
+			snprintf(buf, sizeof(buf), "%s", optarg);
+			for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				const struct bench_engine *e = bench_engine_find(tok);
+
+				if (!e || s->ne == 64) {
+					fprintf(stderr, "genalloc-speed: no engine '%s'\n", tok);
+					return -1;
+				}
+				s->e[s->ne++] = e;
+			}
+			break;
+		}
+		case 'r':
+			if (bench_parse_size(optarg, &s->runs) || !s->runs || s->runs > 64)
+				return -1;
+			runs_set = 1;
+			break;
+		case 'n':
+			if (bench_parse_size(optarg, &s->pairs) || !s->pairs)
+				return -1;
+			pairs_set = 1;
+			break;
+		case 'l':
+			if (parse_list(optarg, s->linear, &s->nr_linear, 1))
+				return -1;
+			linear_set = 1;
+			break;
+		case 's':
+			if (bench_parse_size(optarg, &v))
+				return -1;
+			s->seed = v ? v : 1;
+			break;
+		case 'b':
+			if (bench_parse_size(optarg, &v) || !v)
+				return -1;
+			s->budget = (double)v / 1000;
+			budget_set = 1;
+			break;
+		case 'F':
+			s->full = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc)
+		return -1;
+	if (s->full) {
+		if (!runs_set)
+			s->runs = 11;
+		if (!pairs_set)
+			s->pairs *= 10;
+		if (!linear_set)
+			parse_list("1M,16M,64M,256M,1G", s->linear, &s->nr_linear, 1);
+		s->linear_budget *= 10;
+		if (!budget_set)
+			s->budget *= 10;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct settings s = {
+		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .seed = 1, .argv0 = argv[0],
+	};
+	size_t pi, oi, ti, ei, n;
+	const struct bench_engine *const *all = bench_engine_list(&n);
+	double t0 = bench_now();
+
+	parse_list("1M,16M,256M,1G", s.pools, &s.nr_pools, 1);
+	parse_list("50,90", s.occ, &s.nr_occ, 0);
+	parse_list("1,2", s.threads, &s.nr_threads, 0);
+	parse_list("1M,16M,64M", s.linear, &s.nr_linear, 1);
+	for (ei = 0; ei < n && ei < 64; ei++)
+		s.e[s.ne++] = all[ei];
+	if (parse(argc, argv, &s)) {
+		usage(stderr);
+		return 2;
+	}
+	if (s.nr_pools && s.ne) {
+		results = calloc(s.nr_pools * s.nr_occ * s.nr_threads * s.ne, sizeof(*results));
+		if (!results)
+			return 1;
+		for (pi = 0; pi < s.nr_pools; pi++) {
+			for (ei = 0; ei < s.ne; ei++)
+				run_engine(&s, pi, ei);
+			for (oi = 0; oi < s.nr_occ; oi++)
+				for (ti = 0; ti < s.nr_threads; ti++)
+					print_point(&s, pi, oi, ti);
+			fflush(stdout);
+		}
+		print_scaling(&s);
+		free(results);
+	}
+	run_linear(&s);
+	printf("\ngenalloc-speed: done in %.1f s%s\n", bench_now() - t0,
+	       s.full ? "" : " (BENCH_FULL=1 make bench, or --full, for the long version)");
+	return 0;
+}
