@@ -240,65 +240,82 @@ unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
 
 /* ------------------------------------------------------------------ free */
 
-/* What a free at @a of order @i would do, decided from the control map
- * alone.  Returns 1 for a live block, 0 for a donation, -1 for misuse. */
-static int judge_free(const struct gen_pool *pool, struct legacy_frame *f,
-		      unsigned long a, int i, struct legacy_verdict *v)
+/* A free at the start of a block: right only if it is live and the size
+ * rounds to its order. */
+static int judge_block_start(unsigned char c, int i, struct legacy_verdict *v)
 {
-	unsigned long s = 32UL << i;
-	unsigned char c;
-
-	if (a & ((1UL << ALLOC_MIN_SHIFT) - 1)) {
-		/* Not even on an atom: no block starts there. */
-		set_verdict(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-			    "address not aligned to the rounded size");
-		return -1;
-	}
-	c = f ? *legacy_ctrl(f, a) : LEGACY_CTRL_UNKNOWN;
-	if (c & LEGACY_CTRL_LIVE) {
-		if (legacy_ctrl_order(c) == i)
-			return 1;
-		set_verdict(v, GENALLOC_BUG, GENALLOC_ESIZE,
-			    "size differs from the allocated size");
-		return -1;
-	}
 	if (c & LEGACY_CTRL_FREE) {
 		set_verdict(v, GENALLOC_BUG, GENALLOC_EDOUBLEFREE, "block is already free");
 		return -1;
 	}
-	if (a & (s - 1)) {
-		set_verdict(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-			    "address not aligned to the rounded size");
-		return -1;
-	}
-	if (c == LEGACY_CTRL_INTERIOR) {
-		/* Find the block around @a: it starts at @a rounded down to
-		 * its own size, for the first larger order whose candidate
-		 * start is a block at least that large. */
-		for (int k = i + 1; k < pool->nr_orders; k++) {
-			unsigned char cc = *legacy_ctrl(f, a & ~((32UL << k) - 1));
+	if (legacy_ctrl_order(c) == i)
+		return 1;
+	set_verdict(v, GENALLOC_BUG, GENALLOC_ESIZE, "size differs from the allocated size");
+	return -1;
+}
 
-			if (legacy_ctrl_is_start(cc) && legacy_ctrl_order(cc) >= k) {
-				if (cc & LEGACY_CTRL_FREE) {
-					set_verdict(v, GENALLOC_BUG, GENALLOC_EDOUBLEFREE,
-						    "address inside a free block");
-					return -1;
-				}
-				break;
+/* A free inside a block: a double free if that block is free (a freed
+ * block merged into a buddy below it), an interior pointer otherwise.  The
+ * block around @a starts at @a rounded down to its own size: the first
+ * larger order whose candidate start is a block at least that large. */
+static int judge_interior(const struct gen_pool *pool, struct legacy_frame *f,
+			  unsigned long a, int i, struct legacy_verdict *v)
+{
+	for (int k = i + 1; k < pool->nr_orders; k++) {
+		unsigned char c = *legacy_ctrl(f, a & ~((32UL << k) - 1));
+
+		if (legacy_ctrl_is_start(c) && legacy_ctrl_order(c) >= k) {
+			if (c & LEGACY_CTRL_FREE) {
+				set_verdict(v, GENALLOC_BUG, GENALLOC_EDOUBLEFREE,
+					    "address inside a free block");
+				return -1;
 			}
+			break;
 		}
-		set_verdict(v, GENALLOC_BUG, GENALLOC_EFOREIGN,
-			    "address inside a live block, not its start");
-		return -1;
 	}
-	for (unsigned long off = 1; f && off < s >> ALLOC_MIN_SHIFT; off++) {
-		if (legacy_ctrl(f, a)[off] != LEGACY_CTRL_UNKNOWN) {
+	set_verdict(v, GENALLOC_BUG, GENALLOC_EFOREIGN,
+		    "address inside a live block, not its start");
+	return -1;
+}
+
+/* A free of unknown memory is a donation if none of the range is known. */
+static int judge_donation(struct legacy_frame *f, unsigned long a, int i,
+			  struct legacy_verdict *v)
+{
+	unsigned long atoms = 1UL << i;
+
+	for (unsigned long x = 1; f && x < atoms; x++) {
+		if (legacy_ctrl(f, a)[x] != LEGACY_CTRL_UNKNOWN) {
 			set_verdict(v, GENALLOC_BUG, GENALLOC_EOVERLAP,
 				    "donated range overlaps memory the pool has");
 			return -1;
 		}
 	}
 	return 0;
+}
+
+/* What a free at @a of order @i would do, decided from the control map
+ * alone, before anything is written.  Returns 1 for a live block, 0 for a
+ * donation, -1 for misuse (described in @v). */
+static int judge_free(const struct gen_pool *pool, struct legacy_frame *f,
+		      unsigned long a, int i, struct legacy_verdict *v)
+{
+	unsigned char c = LEGACY_CTRL_UNKNOWN;
+
+	/* Off an atom no block can start, and the map cannot even say. */
+	if (!(a & ((1UL << ALLOC_MIN_SHIFT) - 1))) {
+		c = f ? *legacy_ctrl(f, a) : LEGACY_CTRL_UNKNOWN;
+		if (legacy_ctrl_is_start(c))
+			return judge_block_start(c, i, v);
+	}
+	if (a & ((32UL << i) - 1)) {
+		set_verdict(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
+			    "address not aligned to the rounded size");
+		return -1;
+	}
+	if (c == LEGACY_CTRL_INTERIOR)
+		return judge_interior(pool, f, a, i, v);
+	return judge_donation(f, a, i, v);
 }
 
 /* Record [@a, @a + 32 << @i) as pool memory.  Returns its frame, or NULL if
