@@ -40,7 +40,8 @@
  * answered with the failure value stated below while the pool stays exactly
  * as it was.  BUG reports (misuse that would have corrupted the pool) abort
  * the process under the default hook; WARN reports (refused requests) print
- * one line and return.
+ * one line and return.  The hook is called with the pool unlocked, so a
+ * handler that returns may inspect the pool.
  *
  * THREADS.  Each pool has a lock (a pthread mutex, the 2005 spinlock).  All
  * calls on one pool may run concurrently, except gen_pool_destroy(), which
