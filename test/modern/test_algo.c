@@ -13,6 +13,26 @@
 #include "modern/genalloc.h"
 #include "modern/bitmap_internal.h"
 
+/* Free every live granule (run by run, as the bitmap allows) and destroy. */
+static void drain_and_destroy(struct gen_pool *pool)
+{
+	struct gen_pool_chunk *c;
+	unsigned long i, j, bpl = 8 * sizeof(long);
+
+	for (c = atomic_load(&pool->chunks); c; c = c->next_chunk)
+		for (i = 0; i < c->nbits; i = j) {
+			for (; i < c->nbits && !((c->bits[i / bpl] >> (i % bpl)) & 1); i++)
+				;
+			for (j = i; j < c->nbits && ((c->bits[j / bpl] >> (j % bpl)) & 1); j++)
+				;
+			if (j > i)
+				gen_pool_free(pool, c->start_addr + (i << pool->min_alloc_order),
+					      (j - i) << pool->min_alloc_order);
+		}
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
+}
+
 struct step {
 	char op;		/* 'a' allocate, 'f' free */
 	unsigned long size;
@@ -101,6 +121,7 @@ START_TEST(first_fit_align_absolute)
 	RUN(pool, gen_pool_first_fit_align, &a2, s2);
 	RUN(pool, gen_pool_first_fit_align, &a256, s256);
 	ck_assert_uint_eq(gen_pool_avail(pool), 0x400 - 416);
+	drain_and_destroy(pool);
 }
 END_TEST
 
@@ -119,6 +140,7 @@ START_TEST(dma_align_in_second_chunk)
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 0x10, gen_pool_first_fit_align, &a), 0x8200);
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 0x10, gen_pool_first_fit_align, &a), 0x2100);
 	ck_assert_int_eq(gen_pool_check(pool), 0);
+	drain_and_destroy(pool);
 }
 END_TEST
 
@@ -141,6 +163,7 @@ START_TEST(order_align_relative_to_chunk)
 	};
 
 	RUN(pool, gen_pool_first_fit_order_align, NULL, steps);
+	drain_and_destroy(pool);
 }
 END_TEST
 
@@ -180,6 +203,7 @@ START_TEST(best_fit_table)
 			  0x40000 + 2 * 16);
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 6 * 16, gen_pool_best_fit, NULL), 0);
 	ck_assert_int_eq(gen_pool_check(pool), 0);
+	drain_and_destroy(pool);
 }
 END_TEST
 
@@ -194,6 +218,7 @@ START_TEST(best_fit_is_per_chunk)
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 64, gen_pool_best_fit, NULL), 0);
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 56, gen_pool_best_fit, NULL), 0x20008);
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 8, gen_pool_best_fit, NULL), 0x10000);
+	drain_and_destroy(pool);
 }
 END_TEST
 
@@ -220,6 +245,7 @@ START_TEST(fixed_offsets_in_each_chunk)
 	/* called directly: only start 0 can match the offset (the kernel's rule) */
 	ck_assert_uint_eq(gen_pool_fixed_alloc(atomic_load(&pool->chunks)->bits, 8, 1, 1,
 					       &edge, pool, 0x20000), 8);
+	drain_and_destroy(pool);
 }
 END_TEST
 
@@ -295,6 +321,7 @@ START_TEST(answer_past_the_chunk_is_no_room)
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 8, overhanging, NULL), 0x10038);
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 8, NULL, NULL), 0x10000);	/* NULL: first fit */
 	ck_assert_int_eq(gen_pool_check(pool), 0);
+	drain_and_destroy(pool);
 }
 END_TEST
 

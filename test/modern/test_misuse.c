@@ -24,6 +24,26 @@
 #define UNDER_SANITIZER 0
 #endif
 
+/* Free every live granule (run by run, as the bitmap allows) and destroy. */
+static void drain_and_destroy(struct gen_pool *pool)
+{
+	struct gen_pool_chunk *c;
+	unsigned long i, j, bpl = 8 * sizeof(long);
+
+	for (c = atomic_load(&pool->chunks); c; c = c->next_chunk)
+		for (i = 0; i < c->nbits; i = j) {
+			for (; i < c->nbits && !((c->bits[i / bpl] >> (i % bpl)) & 1); i++)
+				;
+			for (j = i; j < c->nbits && ((c->bits[j / bpl] >> (j % bpl)) & 1); j++)
+				;
+			if (j > i)
+				gen_pool_free(pool, c->start_addr + (i << pool->min_alloc_order),
+					      (j - i) << pool->min_alloc_order);
+		}
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
+}
+
 /* Two chunks: 0x10000 (16 granules of 16 bytes + 8-byte tail), 0x20000 (8). */
 static struct gen_pool *fixture(void)
 {
@@ -115,6 +135,7 @@ START_TEST(add_bad_ranges)
 	ck_assert_int_eq(gen_pool_add(pool, 0x20080, 0x10, -1), 0);
 	ck_assert_int_eq(gen_pool_add(pool, 0xfff0, 0x10, -1), 0);
 	ck_assert_int_eq(errors_seen(), 0);
+	drain_and_destroy(pool);
 }
 END_TEST
 
@@ -195,6 +216,7 @@ START_TEST(alloc_bad_algorithm_data_warns_once)
 					       &half, pool, 0x20000), 8);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	assert_unchanged(pool, &s);
+	drain_and_destroy(pool);
 }
 END_TEST
 
@@ -210,6 +232,7 @@ START_TEST(alloc_overflowing_sizes_refused_quietly)
 	ck_assert_uint_eq(gen_pool_alloc(pool, (size_t)UINT_MAX * 16 + 1), 0);
 	ck_assert_int_eq(errors_seen(), 0);
 	assert_unchanged(pool, &s);
+	drain_and_destroy(pool);
 }
 END_TEST
 
@@ -275,6 +298,7 @@ START_TEST(partial_free_is_what_a_bitmap_allows)
 	gen_pool_free(pool, 0x20040, 0x40);
 	ck_assert_int_eq(errors_seen(), 0);
 	ck_assert_int_eq(gen_pool_check(pool), 0);
+	drain_and_destroy(pool);
 }
 END_TEST
 
@@ -342,6 +366,7 @@ START_TEST(queries_on_null_pool)
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	gen_pool_destroy(NULL);
 	ck_assert_int_eq(errors_seen(), 0);
+	drain_and_destroy(pool);
 }
 END_TEST
 
@@ -401,6 +426,7 @@ START_TEST(checker_finds_corruption)
 	newest->end_addr = saved + 0x7f;
 	ck_assert_int_eq(gen_pool_check(pool), 0);
 	ck_assert_int_eq(errors_seen(), 0);
+	drain_and_destroy(pool);
 }
 END_TEST
 

@@ -303,7 +303,7 @@ static int steps_per_run(void)
 	const char *s = getenv("GENALLOC_STRESS");
 
 	if (s && !strcmp(s, "long"))
-		return 20000;
+		return 6000;
 	return getenv("GENALLOC_UNDER_VALGRIND") ? 300 : 2500;
 }
 
