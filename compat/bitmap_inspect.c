@@ -107,16 +107,17 @@ int compat_bitmap_check(void *engine)
 	return -1;
 }
 
-/* The largest naturally aligned power of two inside free run [a, b). */
+/* The largest naturally aligned power of two inside free run [a, b), in
+ * granules (a run is never empty, and one granule is always aligned). */
 static unsigned long largest_aligned(unsigned long a, unsigned long b, int max_order)
 {
-	for (int k = max_order; k >= 0; k--) {
+	for (int k = max_order; k > 0; k--) {
 		unsigned long blk = 1UL << k, s = (a + blk - 1) & ~(blk - 1);
 
 		if (s + blk <= b)
 			return blk;
 	}
-	return 0;
+	return 1;
 }
 
 struct bm_largest {

@@ -46,8 +46,9 @@
  *                 else split the lowest half    chunk that has one
  *  managed memory free blocks hold two pointers never read or written
  *                 (it must be CPU-writable)     (device memory, MMIO, ...)
- *  bookkeeping    1 byte per 32 bytes           ~1.16 bytes per 32 bytes
- *                                               (engine bit + size byte)
+ *  bookkeeping    1 byte per 32 bytes           1 byte + 1 bit per 32 bytes
+ *                                               (size byte + engine bit; +1
+ *                                               bit in donated chunks)
  *  concurrency    one mutex per pool            lock-free alloc and free;
  *                                               the mutex only serialises
  *                                               growth and donation
@@ -70,7 +71,9 @@
  * the chunk is not used).  WARN (printed, then the call fails): NULL pool,
  * negative size, address 0, bad max_chunk_shift, negative nr_chunks, an
  * unknown backend (all EINVAL).  The function named in a report is the
- * 2005 name the caller used.
+ * 2005 name the caller used.  The pool named in a report is the compat pool,
+ * except for errors the buddy engine finds itself (misused frees, bad
+ * chunks, check), which name the engine's internal pool.
  *
  * THREADS.  All calls on one pool may run concurrently, except
  * gen_pool_destroy(), which must be the last.  get_new_chunk runs with no

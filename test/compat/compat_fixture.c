@@ -44,7 +44,7 @@ unsigned long fx_get_new_chunk(struct gen_pool *pool)
 
 /* Pools a test leaves with live blocks stay reachable until its process
  * exits (each test runs in its own), so leak checkers stay quiet. */
-static struct gen_pool *kept[16];
+static struct gen_pool *volatile kept[16];
 static int nr_kept;
 
 struct gen_pool *fx_pool(int i, struct fx_provider *p, int nr_chunks)
