@@ -89,9 +89,8 @@ unsigned long modern_bitmap_find_next_zero_area_off(const unsigned long *map,
 		index = modern_find_next_zero_bit(map, size, start);
 		index = ((index + align_offset + align_mask) & ~align_mask) - align_offset;
 		end = index + nr;
-		/* end < index: the run would wrap, which is "past the end" too. */
-		if (end > size || end < index)
-			return end > size ? end : size + 1;
+		if (end > size)
+			return end;
 		i = modern_find_next_bit(map, end, index);
 		if (i >= end)
 			return index;

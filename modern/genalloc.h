@@ -294,8 +294,10 @@ GENALLOC_API struct gen_pool *modern_of_gen_pool_get(struct device_node *np,
  *
  * gen_pool_first_fit:             the lowest run of free granules (default).
  * gen_pool_first_fit_align:       the lowest run whose ABSOLUTE address is a
- *     multiple of data->align (struct genpool_data_align; chunk starts need
- *     not be aligned).  An alignment below the granule size is a granule.
+ *     multiple of data->align (struct genpool_data_align); the chunk start
+ *     need not be aligned, only on a multiple of the granule (the kernel's
+ *     formula shifts every answer of a chunk that starts off that grid).
+ *     An alignment below the granule size means one granule.
  * gen_pool_first_fit_order_align: the lowest run starting, relative to the
  *     chunk start, at a multiple of the request rounded up to a power of two
  *     granules; only the requested granules are taken.

@@ -245,6 +245,8 @@ START_TEST(fixed_offsets_in_each_chunk)
 	/* called directly: only start 0 can match the offset (the kernel's rule) */
 	ck_assert_uint_eq(gen_pool_fixed_alloc(atomic_load(&pool->chunks)->bits, 8, 1, 1,
 					       &edge, pool, 0x20000), 8);
+	ck_assert_uint_eq(gen_pool_fixed_alloc(atomic_load(&pool->chunks)->bits, 8, 5, 1,
+					       &edge, pool, 0x20000), 8);
 	drain_and_destroy(pool);
 }
 END_TEST

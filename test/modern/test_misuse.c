@@ -419,7 +419,10 @@ START_TEST(checker_finds_corruption)
 	corrupt_and_check(pool, "inverted bounds");
 	newest->end_addr = saved;
 	saved = newest->start_addr;
-	newest->start_addr = 0x10100;	/* now overlaps the older chunk... */
+	newest->start_addr = 0;
+	newest->end_addr = 0x7f;
+	corrupt_and_check(pool, "chunk at address 0");
+	newest->start_addr = 0x10100;	/* overlaps the older chunk's tail */
 	newest->end_addr = 0x10100 + 0x7f;
 	corrupt_and_check(pool, "overlap");
 	newest->start_addr = saved;

@@ -12,6 +12,7 @@
 
 #include "../support.h"
 #include "modern/genalloc.h"
+#include "modern/linux/genalloc.h"	/* the kernel include path compiles too */
 
 static struct gen_pool *new_pool(int order)
 {
