@@ -397,8 +397,11 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	printf("\n%zu workloads x %zu engines in %.1f s.\nCSV files and plots: %s/\n"
-	       "Open %s/index.html for the tables and the plots.\n",
+	       "Open %s/index.html for the tables and the plots.\nrerun:",
 	       s.nw, s.ne, bench_now() - t0, o.out, o.out);
+	for (int i = 0; i < argc; i++)
+		printf(" %s", argv[i]);
+	printf("\n");
 	release(&s);
 	return rc;
 }

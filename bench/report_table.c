@@ -83,6 +83,17 @@ static void fixed_row(FILE *f, const struct bench_study *s, size_t wi, size_t ei
 		ratio(r3, sizeof(r3), bench_ns_per_op(m), bench_ns_per_op(&ref->m)));
 }
 
+/* Oversized requests are dropped for every engine alike: say so once. */
+static void skipped_note(FILE *f, const struct bench_study *s, enum bench_regime r,
+			 size_t wi)
+{
+	const struct bench_cell *c = bench_cell_at(s, r, wi, 0);
+
+	if (c->m.skipped)
+		fprintf(f, "%-12s (%zu requests above the %zu-byte chunk skipped for every engine)\n",
+			"", c->m.skipped, c->cfg.chunk_size);
+}
+
 /* Geometric means over the workloads of each engine's ratios to engine 0. */
 static void summary(FILE *f, const struct bench_study *s)
 {
@@ -153,9 +164,11 @@ void bench_report_table(FILE *f, const struct bench_study *s)
 			"foot/" , "ns/");
 		fprintf(f, "%-12s %-7s %8s %8s %7s %7s %7s %7s %6s %8s %7s %7s %7s\n",
 			"", "", "", "", "", "", "", "", "", "", "", s->e[0]->name, s->e[0]->name);
-		for (wi = 0; wi < s->nw; wi++)
+		for (wi = 0; wi < s->nw; wi++) {
 			for (ei = 0; ei < s->ne; ei++)
 				growing_row(f, s, wi, ei);
+			skipped_note(f, s, BENCH_GROWING, wi);
+		}
 	}
 	if (s->run[BENCH_FIXED]) {
 		fprintf(f, "\nFIXED: one pool per engine; occupancy = live bytes at the first failed request / capacity\n"
@@ -166,9 +179,11 @@ void bench_report_table(FILE *f, const struct bench_study *s)
 		fprintf(f, "%-12s %-7s %8s %9s %7s %7s %7s %8s %7s %7s %7s %7s\n",
 			"", "", "", "", "", "", "", "", "", s->e[0]->name, s->e[0]->name,
 			s->e[0]->name);
-		for (wi = 0; wi < s->nw; wi++)
+		for (wi = 0; wi < s->nw; wi++) {
 			for (ei = 0; ei < s->ne; ei++)
 				fixed_row(f, s, wi, ei);
+			skipped_note(f, s, BENCH_FIXED, wi);
+		}
 	}
 	summary(f, s);
 }
