@@ -77,10 +77,12 @@ static void usage(FILE *f)
 
 static void list(void)
 {
-	size_t i, n;
-	const struct bench_engine *const *e = bench_engine_list(&n);
+	const struct bench_engine *e[BENCH_MAX_ENGINES];
+	size_t i, n = bench_engine_list(e, BENCH_MAX_ENGINES);
 	const struct bench_generator *g;
 
+	if (n > BENCH_MAX_ENGINES)
+		n = BENCH_MAX_ENGINES;
 	printf("Engines:\n");
 	for (i = 0; i < n; i++)
 		printf("  %-8s %s\n", e[i]->name, e[i]->descr);
@@ -274,10 +276,12 @@ static int choose_workloads(struct bench_study *s, struct options *o)
 
 static int choose_engines(struct bench_study *s, struct options *o)
 {
-	size_t n;
-	const struct bench_engine *const *all = bench_engine_list(&n);
+	const struct bench_engine *all[BENCH_MAX_ENGINES];
+	size_t n = bench_engine_list(all, BENCH_MAX_ENGINES);
 	char *tok, *save = NULL;
 
+	if (n > BENCH_MAX_ENGINES)
+		n = BENCH_MAX_ENGINES;
 	s->e = calloc(n ? n : 1, sizeof(*s->e));
 	if (!s->e)
 		abort();

@@ -109,13 +109,18 @@ extern const size_t bench_nr_engines_compat;
 extern const struct bench_engine bench_engines_modern[];
 extern const size_t bench_nr_engines_modern;
 
+/* More than the adapters export, so a list never needs to be cut. */
+#define BENCH_MAX_ENGINES 32
+
 /**
- * bench_engine_list() - every engine compiled in, buddy first
- * @n: set to the number of entries
+ * bench_engine_list() - every engine compiled in: buddy, compat, modern
+ * @out: filled with up to @max engines, in that order (the first one is
+ *       the reference the reports take ratios against)
+ * @max: room in @out
  *
- * Return: a static array of pointers.
+ * Return: how many engines there are (may exceed @max).
  */
-const struct bench_engine *const *bench_engine_list(size_t *n);
+size_t bench_engine_list(const struct bench_engine **out, size_t max);
 
 /** bench_engine_find() - the engine called @name, or NULL */
 const struct bench_engine *bench_engine_find(const char *name);

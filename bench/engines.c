@@ -7,32 +7,32 @@
 
 #include "engine.h"
 
-#define MAX_ENGINES 32
-
-const struct bench_engine *const *bench_engine_list(size_t *n)
+static size_t append(const struct bench_engine **out, size_t max, size_t n,
+		     const struct bench_engine *table, size_t nr)
 {
-	static const struct bench_engine *list[MAX_ENGINES];
-	static size_t nr;
 	size_t i;
 
-	if (!nr) {
-		for (i = 0; i < bench_nr_engines_legacy && nr < MAX_ENGINES; i++)
-			list[nr++] = &bench_engines_legacy[i];
-		for (i = 0; i < bench_nr_engines_compat && nr < MAX_ENGINES; i++)
-			list[nr++] = &bench_engines_compat[i];
-		for (i = 0; i < bench_nr_engines_modern && nr < MAX_ENGINES; i++)
-			list[nr++] = &bench_engines_modern[i];
-	}
-	*n = nr;
-	return list;
+	for (i = 0; i < nr; i++, n++)
+		if (n < max)
+			out[n] = &table[i];
+	return n;
+}
+
+size_t bench_engine_list(const struct bench_engine **out, size_t max)
+{
+	size_t n = 0;
+
+	n = append(out, max, n, bench_engines_legacy, bench_nr_engines_legacy);
+	n = append(out, max, n, bench_engines_compat, bench_nr_engines_compat);
+	return append(out, max, n, bench_engines_modern, bench_nr_engines_modern);
 }
 
 const struct bench_engine *bench_engine_find(const char *name)
 {
-	size_t i, n;
-	const struct bench_engine *const *l = bench_engine_list(&n);
+	const struct bench_engine *l[BENCH_MAX_ENGINES];
+	size_t i, n = bench_engine_list(l, BENCH_MAX_ENGINES);
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && i < BENCH_MAX_ENGINES; i++)
 		if (!strcmp(l[i]->name, name))
 			return l[i];
 	return NULL;

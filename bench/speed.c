@@ -32,12 +32,19 @@
 #define MAX_CHUNK ((size_t)4 << 20)
 #define MAX_THREADS 8
 
+struct figure {
+	double median, min, max;
+	size_t failed;
+	size_t pairs;		/* timed, over all runs */
+	double fill;		/* seconds it took to fill to this level */
+};
+
 struct settings {
 	size_t pools[MAX_LIST], nr_pools;
 	size_t occ[MAX_LIST], nr_occ;
 	size_t threads[MAX_LIST], nr_threads;
 	size_t linear[MAX_LIST], nr_linear;
-	const struct bench_engine *e[64];
+	const struct bench_engine *e[BENCH_MAX_ENGINES];
 	size_t ne;
 	size_t runs;
 	size_t pairs;		/* per run on pools up to 16M; scaled down above */
@@ -46,6 +53,7 @@ struct settings {
 	uint64_t seed;
 	int full;
 	const char *argv0;
+	struct figure *results;	/* [pool][occupancy][threads][engine] */
 };
 
 struct block {
@@ -137,13 +145,6 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-struct figure {
-	double median, min, max;
-	size_t failed;
-	size_t pairs;		/* timed, over all runs */
-	double fill;		/* seconds it took to fill to this level */
-};
-
 /* Runs of @pairs pairs with @nt threads; wall ns per pair. */
 static struct figure measure(struct bench_pool *p, struct block *set, size_t nr,
 			     size_t nt, size_t pairs, size_t runs, double budget,
@@ -205,13 +206,10 @@ static const char *hsize(char *buf, size_t n, size_t v)
 	return buf;
 }
 
-/* Results, [pool][occupancy][threads][engine]. */
-static struct figure *results;
-
 static struct figure *result(const struct settings *s, size_t pi, size_t oi, size_t ti,
 			     size_t ei)
 {
-	return &results[((pi * s->nr_occ + oi) * s->nr_threads + ti) * s->ne + ei];
+	return &s->results[((pi * s->nr_occ + oi) * s->nr_threads + ti) * s->ne + ei];
 }
 
 static size_t pairs_for(const struct settings *s, size_t pool)
@@ -492,7 +490,7 @@ static int parse(int argc, char **argv, struct settings *s)
 			for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 				const struct bench_engine *e = bench_engine_find(tok);
 
-				if (!e || s->ne == 64) {
+				if (!e || s->ne == BENCH_MAX_ENGINES) {
 					fprintf(stderr, "genalloc-speed: no engine '%s'\n", tok);
 					return -1;
 				}
@@ -557,26 +555,24 @@ int main(int argc, char **argv)
 	struct settings s = {
 		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .seed = 1, .argv0 = argv[0],
 	};
-	size_t pi, oi, ti, ei, n;
-	const struct bench_engine *const *all = bench_engine_list(&n);
+	size_t pi, oi, ti, n = bench_engine_list(s.e, BENCH_MAX_ENGINES);
 	double t0 = bench_now();
 
 	parse_list("1M,16M,256M,1G", s.pools, &s.nr_pools, 1);
 	parse_list("50,90", s.occ, &s.nr_occ, 0);
 	parse_list("1,2", s.threads, &s.nr_threads, 0);
 	parse_list("1M,16M,64M", s.linear, &s.nr_linear, 1);
-	for (ei = 0; ei < n && ei < 64; ei++)
-		s.e[s.ne++] = all[ei];
+	s.ne = n < BENCH_MAX_ENGINES ? n : BENCH_MAX_ENGINES;
 	if (parse(argc, argv, &s)) {
 		usage(stderr);
 		return 2;
 	}
 	if (s.nr_pools && s.ne) {
-		results = calloc(s.nr_pools * s.nr_occ * s.nr_threads * s.ne, sizeof(*results));
-		if (!results)
+		s.results = calloc(s.nr_pools * s.nr_occ * s.nr_threads * s.ne, sizeof(*s.results));
+		if (!s.results)
 			return 1;
 		for (pi = 0; pi < s.nr_pools; pi++) {
-			for (ei = 0; ei < s.ne; ei++)
+			for (size_t ei = 0; ei < s.ne; ei++)
 				run_engine(&s, pi, ei);
 			for (oi = 0; oi < s.nr_occ; oi++)
 				for (ti = 0; ti < s.nr_threads; ti++)
@@ -584,7 +580,7 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 		print_scaling(&s);
-		free(results);
+		free(s.results);
 	}
 	run_linear(&s);
 	printf("\ngenalloc-speed: done in %.1f s%s\n", bench_now() - t0,
