@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "options.h"
 #include "replay.h"
@@ -43,9 +44,10 @@ static void usage(FILE *f)
 "API (compat) and the modern bitmap engine (first fit, best fit, first fit\n"
 "order-aligned at 8, 16 and 32-byte granules), and report them side by side.\n"
 "\n"
-"  -w, --workloads LIST  comma-separated generator names and trace files\n"
-"                        (default: every generator, then every trace in the\n"
-"                        trace directory); 'generators' and 'traces' expand\n"
+"  -w, --workloads LIST  comma-separated generator names, trace files and\n"
+"                        names of traces in the trace directory (default:\n"
+"                        every generator, then every trace there);\n"
+"                        'generators' and 'traces' expand to all of them\n"
 "  -e, --engines LIST    comma-separated engine names (default: all); ratios\n"
 "                        are against the first\n"
 "  -r, --regime R        growing, fixed or both (default both)\n"
@@ -250,9 +252,27 @@ static int add_traces(struct bench_study *s, const struct options *o)
 	return rc;
 }
 
+/* "sqlite" names bench/traces/sqlite.trace.gz when no such file exists. */
+static const char *committed_trace(const struct options *o, const char *name,
+				   char *buf, size_t n)
+{
+	static const char *const suffix[] = { ".trace.gz", ".trace" };
+	size_t i;
+
+	if (!access(name, R_OK))
+		return name;
+	for (i = 0; i < 2; i++) {
+		snprintf(buf, n, "%s/%s%s", o->traces, name, suffix[i]);
+		if (!access(buf, R_OK))
+			return buf;
+	}
+	return name;
+}
+
 static int choose_workloads(struct bench_study *s, struct options *o)
 {
 	char *tok, *save = NULL;
+	char path[4096];
 
 	if (!o->workloads) {
 		add_generators(s, o);
@@ -266,10 +286,11 @@ static int choose_workloads(struct bench_study *s, struct options *o)
 		else if (!strcmp(tok, "traces")) {
 			if (add_traces(s, o))
 				return -1;
-		} else if (g)
+		} else if (g) {
 			bench_workload_generate(add_workload(s), g, &o->gen);
-		else if (add_trace(s, tok))
+		} else if (add_trace(s, committed_trace(o, tok, path, sizeof(path)))) {
 			return -1;
+		}
 	}
 	return s->nw ? 0 : -1;
 }
@@ -381,7 +402,14 @@ int main(int argc, char **argv)
 	struct bench_study s = { 0 };
 	double t0 = bench_now();
 	int rc = 0;
+	char rerun[4096];
+	size_t len = 0;
 
+	/* Kept before the lists are tokenised in place. */
+	rerun[0] = 0;
+	for (int i = 0; i < argc && len < sizeof(rerun); i++)
+		len += (size_t)snprintf(rerun + len, sizeof(rerun) - len, "%s%s",
+					i ? " " : "", argv[i]);
 	if (parse(argc, argv, &o))
 		return 2;
 	if (o.gen.max_size > o.chunk)
@@ -401,11 +429,8 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	printf("\n%zu workloads x %zu engines in %.1f s.\nCSV files and plots: %s/\n"
-	       "Open %s/index.html for the tables and the plots.\nrerun:",
-	       s.nw, s.ne, bench_now() - t0, o.out, o.out);
-	for (int i = 0; i < argc; i++)
-		printf(" %s", argv[i]);
-	printf("\n");
+	       "Open %s/index.html for the tables and the plots.\nrerun: %s\n",
+	       s.nw, s.ne, bench_now() - t0, o.out, o.out, rerun);
 	release(&s);
 	return rc;
 }

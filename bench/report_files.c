@@ -188,29 +188,37 @@ static void html_table(FILE *f, const struct bench_study *s, enum bench_regime r
 
 	fprintf(f, "<table>\n<tr><th>workload</th><th>engine</th>");
 	if (r == BENCH_GROWING)
-		fprintf(f, "<th>peak live</th><th>footprint</th><th>fragmentation</th>"
-			   "<th>internal</th><th>ext. mean</th><th>ext. max</th>");
+		fprintf(f, "<th>peak live</th><th>footprint</th><th>footprint / %s</th>"
+			   "<th>fragmentation</th><th>internal</th><th>ext. mean</th>"
+			   "<th>ext. max</th>", s->e[0]->name);
 	else
 		fprintf(f, "<th>capacity</th><th>occupancy at 1st failure</th>"
-			   "<th>failed</th><th>ext. mean</th><th>ext. max</th>");
+			   "<th>occupancy / %s</th><th>failed</th><th>ext. mean</th>"
+			   "<th>ext. max</th>", s->e[0]->name);
 	fprintf(f, "<th>metadata</th><th>ns/op</th></tr>\n");
 	for (wi = 0; wi < s->nw; wi++) {
 		for (ei = 0; ei < s->ne; ei++) {
 			const struct bench_metrics *m = &bench_cell_at(s, r, wi, ei)->m;
+			const struct bench_metrics *ref = &bench_cell_at(s, r, wi, 0)->m;
 
 			fprintf(f, "<tr%s><td>%s</td><td>%s</td>", ei ? "" : " class=first",
 				ei ? "" : s->w[wi].name, s->e[ei]->name);
 			if (r == BENCH_GROWING)
-				fprintf(f, "<td>%zu</td><td>%zu</td><td>%.1f%%</td><td>%.1f%%</td>"
-					   "<td>%.1f%%</td><td>%.1f%%</td>",
+				fprintf(f, "<td>%zu</td><td>%zu</td><td>%.2f</td><td>%.1f%%</td>"
+					   "<td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td>",
 					m->peak_live, m->peak_obtained,
+					ref->peak_obtained ? (double)m->peak_obtained /
+							     (double)ref->peak_obtained : 0.0,
 					100 * bench_fragmentation(m), 100 * bench_internal_frag(m),
 					100 * bench_ext_frag_mean(m), 100 * m->ext_max);
 			else
-				fprintf(f, "<td>%zu</td><td>%.1f%%%s</td><td>%zu</td>"
+				fprintf(f, "<td>%zu</td><td>%.1f%%%s</td><td>%.2f</td><td>%zu</td>"
 					   "<td>%.1f%%</td><td>%.1f%%</td>",
 					m->capacity, 100 * bench_occupancy(m),
-					m->failed_once ? "" : " (no failure)", m->failed,
+					m->failed_once ? "" : " (no failure)",
+					bench_occupancy(ref) > 0 ? bench_occupancy(m) /
+								   bench_occupancy(ref) : 0.0,
+					m->failed,
 					100 * bench_ext_frag_mean(m), 100 * m->ext_max);
 			fprintf(f, "<td>%zu</td><td>%.0f</td></tr>\n", m->metadata,
 				bench_ns_per_op(m));
@@ -240,7 +248,18 @@ static int write_html(const struct bench_study *s, const char *dir, int plots)
 	for (wi = 0; wi < s->nw; wi++)
 		fprintf(f, "<li><b>%s</b>: %s; %zu events</li>\n", s->w[wi].name,
 			s->w[wi].descr, s->w[wi].nr);
-	fprintf(f, "</ul>\n<p>Definitions: see bench/metrics.h. Data: "
+	fprintf(f, "</ul>\n<h2>Definitions</h2>\n<ul>\n"
+		   "<li><b>peak live</b>: the most bytes requested and not yet freed at once</li>\n"
+		   "<li><b>footprint</b> (growing): the most bytes the engine obtained, in "
+		   "chunks through the callback</li>\n"
+		   "<li><b>fragmentation</b>: (footprint - peak live) / peak live "
+		   "(Johnstone and Wilson)</li>\n"
+		   "<li><b>internal</b>: bytes granted beyond those requested, at the peak, "
+		   "over peak live</li>\n"
+		   "<li><b>external</b>: 1 - largest free extent / total free, sampled "
+		   "over the run</li>\n"
+		   "<li><b>occupancy</b> (fixed): live bytes when the first request failed, "
+		   "over the capacity</li>\n</ul>\n<p>Details: bench/metrics.h. Data: "
 		   "<a href=\"growing.csv\">growing.csv</a>, <a href=\"fixed.csv\">fixed.csv</a>, "
 		   "series-*.csv; plots drawn by <a href=\"plots.gp\">plots.gp</a>.</p>\n");
 	if (plots && s->run[BENCH_GROWING])
