@@ -293,8 +293,9 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 		       f->pairs, f->failed, f->fill);
 	}
 	printf("  rerun: %s --pools %s --occupancy %zu --threads %zu --runs %zu --pairs %zu "
-	       "--budget %g%s\n", s->argv0, hsize(a, sizeof(a), pool), s->occ[oi],
+	       "--budget %g --seed %llu%s\n", s->argv0, hsize(a, sizeof(a), pool), s->occ[oi],
 	       s->threads[ti], s->runs, s->pairs, s->budget * 1000,
+	       (unsigned long long)s->seed,
 	       s->occ[oi] != s->occ[0] ? " (filled through the lower levels first)" : "");
 }
 
@@ -394,8 +395,8 @@ static void run_linear(const struct settings *s)
 		       hsize(a, sizeof(a), s->linear[i]), s->linear[i] / 64, slow, fast,
 		       fast > 0 ? slow / fast : 0.0, n1, n2);
 	}
-	printf("  rerun: %s --pools none --linear %s\n", s->argv0,
-	       hsize(a, sizeof(a), s->linear[s->nr_linear - 1]));
+	printf("  rerun: %s --pools none --linear %s%s\n", s->argv0,
+	       hsize(a, sizeof(a), s->linear[s->nr_linear - 1]), s->full ? " --full" : "");
 }
 
 static int parse_list(const char *arg, size_t *out, size_t *nr, int sizes)
