@@ -7,9 +7,12 @@
  * GENALLOC_STRESS=long (make check-tsan sets it).
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 
 #include "../support.h"
 #include "modern/genalloc.h"
@@ -199,6 +202,69 @@ START_TEST(concurrent_double_free_is_caught_once)
 }
 END_TEST
 
+/*
+ * Allocation and free are async-signal-safe: a timer signal allocates and
+ * frees on the pool the interrupted code is using, possibly in the middle of
+ * a claim or a release.  The ownership map must stay exclusive.
+ */
+static volatile sig_atomic_t in_handler_runs;
+
+static void alloc_in_handler(int sig)
+{
+	unsigned long a = gen_pool_alloc(pool, 48);
+
+	(void)sig;
+	if (!a)
+		return;
+	if (!take_granules(a, 48, 99) || !give_granules(a, 48, 99))
+		atomic_fetch_add(&failures, 1);
+	gen_pool_free(pool, a, 48);
+	in_handler_runs = in_handler_runs + 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+START_TEST(signal_handler_allocates_on_the_same_pool)
+{
+	struct itimerval every = { { 0, 200 }, { 0, 200 } }, off = { { 0, 0 }, { 0, 0 } };
+	struct sigaction sa;
+	unsigned long long rng = 77;
+	double deadline = now() + 0.5;
+	unsigned long a;
+	size_t size;
+
+	pool = gen_pool_create(ORDER, -1);
+	ck_assert_int_eq(gen_pool_add(pool, BASE, CHUNK_BYTES / 32, -1), 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = alloc_in_handler;
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGALRM, &sa, NULL), 0);
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &every, NULL), 0);
+	while (in_handler_runs < 20 && now() < deadline) {
+		size = 1 + test_rng_below(&rng, 1000);
+		a = gen_pool_alloc_algo(pool, size, test_rng_below(&rng, 2) ?
+					gen_pool_first_fit : gen_pool_best_fit, NULL);
+		if (!a)
+			continue;
+		if (!take_granules(a, size, 1) || !give_granules(a, size, 1))
+			atomic_fetch_add(&failures, 1);
+		gen_pool_free(pool, a, size);
+	}
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &off, NULL), 0);
+	ck_assert_int_gt(in_handler_runs, 0);
+	ck_assert_int_eq(atomic_load(&failures), 0);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	ck_assert_uint_eq(gen_pool_avail(pool), gen_pool_size(pool));
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 Suite *modern_threads_suite(void)
 {
 	Suite *s = suite_create("modern_threads");
@@ -206,6 +272,7 @@ Suite *modern_threads_suite(void)
 
 	tcase_add_test(tc, threads_never_share_a_granule);
 	tcase_add_test(tc, concurrent_double_free_is_caught_once);
+	tcase_add_test(tc, signal_handler_allocates_on_the_same_pool);
 	suite_add_tcase(s, tc);
 	return s;
 }
