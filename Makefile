@@ -14,6 +14,7 @@
 # "Suite *NAME_suite(void)" is part of the runner.  No list to edit.
 
 .SUFFIXES:
+.DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 SHELL := /bin/bash
 
