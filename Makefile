@@ -16,6 +16,8 @@
 .SUFFIXES:
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
+# Objects reached through pattern chains are kept, not rebuilt every run.
+.SECONDARY:
 SHELL := /bin/bash
 
 VERSION_MAJOR := 0
