@@ -97,11 +97,7 @@ struct bench_engine {
 	int arg2;
 };
 
-/*
- * The adapters' tables.  An adapter whose engine header is not in the tree
- * yet exports an empty table, so the bench builds at every step of the
- * project's history.
- */
+/* The adapters' tables. */
 extern const struct bench_engine bench_engines_legacy[];
 extern const size_t bench_nr_engines_legacy;
 extern const struct bench_engine bench_engines_compat[];

@@ -9,7 +9,6 @@
 
 #include "engine.h"
 
-#ifdef BENCH_HAVE_COMPAT
 #include "compat/genalloc.h"
 
 static int log2_exact(size_t n)
@@ -99,10 +98,3 @@ const struct bench_engine bench_engines_compat[] = {
 	  compat_destroy, NULL, COMPAT_BACKEND_BITMAP, 0 },
 };
 const size_t bench_nr_engines_compat = 1;
-
-#else /* !BENCH_HAVE_COMPAT: the layer is not in the tree yet */
-
-const struct bench_engine bench_engines_compat[1] = { { .name = NULL } };
-const size_t bench_nr_engines_compat = 0;
-
-#endif

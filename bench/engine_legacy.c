@@ -11,7 +11,6 @@
 
 #include "engine.h"
 
-#ifdef BENCH_HAVE_LEGACY
 #include "legacy/genalloc.h"
 
 static int log2_exact(size_t n)
@@ -106,10 +105,3 @@ const struct bench_engine bench_engines_legacy[] = {
 	  legacy_destroy, legacy_set_slow, 0, 0 },
 };
 const size_t bench_nr_engines_legacy = 1;
-
-#else /* !BENCH_HAVE_LEGACY: the engine is not in the tree yet */
-
-const struct bench_engine bench_engines_legacy[1] = { { .name = NULL } };
-const size_t bench_nr_engines_legacy = 0;
-
-#endif

@@ -13,7 +13,6 @@
 
 #include "engine.h"
 
-#ifdef BENCH_HAVE_MODERN
 #include "modern/genalloc.h"
 
 static genpool_algo_t algo_of(int which)
@@ -122,10 +121,3 @@ const struct bench_engine bench_engines_modern[] = {
 };
 const size_t bench_nr_engines_modern =
 	sizeof(bench_engines_modern) / sizeof(bench_engines_modern[0]);
-
-#else /* !BENCH_HAVE_MODERN: the engine is not in the tree yet */
-
-const struct bench_engine bench_engines_modern[1] = { { .name = NULL } };
-const size_t bench_nr_engines_modern = 0;
-
-#endif

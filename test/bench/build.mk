@@ -9,6 +9,6 @@ BENCH_TEST_OBJS := $(BENCH_CORE:%=$(B)/test/bench/core/%.o)
 
 $(B)/test/bench/core/%.o: bench/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(BENCH_ENGINE_FLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 TEST_OBJS += $(BENCH_TEST_OBJS)
