@@ -179,6 +179,9 @@ check-valgrind:
 # Line and branch coverage of the library only (common, legacy, modern,
 # compat); tests, examples and benches are excluded.
 COV_DIR := build/coverage
+# The gate: make coverage fails when legacy/, modern/ or compat/ falls below.
+COV_MIN_LINES ?= 95
+COV_MIN_BRANCHES ?= 85
 LCOV_BR := --rc lcov_branch_coverage=1
 coverage:
 	@$(MAKE) --no-print-directory deps-check deps-lcov
@@ -191,13 +194,19 @@ coverage:
 		$(foreach d,$(LIB_DIRS),'$(CURDIR)/$(d)/*') --output-file $(COV_DIR)/lib.info
 	genhtml -q $(LCOV_BR) --output-directory $(COV_DIR)/html $(COV_DIR)/lib.info
 	@lcov $(LCOV_BR) --summary $(COV_DIR)/lib.info
-	@for d in $(LIB_DIRS); do \
+	@echo "HTML report: $(COV_DIR)/html/index.html"
+	@fail=0; for d in $(LIB_DIRS); do \
 		lcov -q $(LCOV_BR) --extract $(COV_DIR)/lib.info "$(CURDIR)/$$d/*" \
 			--output-file $(COV_DIR)/$$d.info >/dev/null 2>&1 || continue; \
-		printf '%-8s ' $$d; lcov $(LCOV_BR) --summary $(COV_DIR)/$$d.info 2>&1 \
-			| grep -E 'lines|branches' | tr -s ' ' | tr '\n' ' '; echo; \
-	done
-	@echo "HTML report: $(COV_DIR)/html/index.html"
+		sum=$$(lcov $(LCOV_BR) --summary $(COV_DIR)/$$d.info 2>&1); \
+		l=$$(echo "$$sum" | sed -n 's/.*lines[.]*: *\([0-9.]*\)%.*/\1/p'); \
+		b=$$(echo "$$sum" | sed -n 's/.*branches[.]*: *\([0-9.]*\)%.*/\1/p'); \
+		verdict=ok; \
+		if [ "$$d" != common ] && { awk "BEGIN{exit !($${l:-0} < $(COV_MIN_LINES))}" || \
+			awk "BEGIN{exit !($${b:-0} < $(COV_MIN_BRANCHES))}"; }; then \
+			verdict="BELOW the gate ($(COV_MIN_LINES)% lines, $(COV_MIN_BRANCHES)% branches)"; fail=1; fi; \
+		printf '%-8s lines %6s%%  branches %6s%%  %s\n' $$d "$$l" "$$b" "$$verdict"; \
+	done; exit $$fail
 
 # ---------------------------------------------------------------- dependencies
 # A target that needs a tool installs it with apt-get when run as root, or
