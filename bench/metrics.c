@@ -78,6 +78,8 @@ void bench_metrics_sample(struct bench_metrics *m, size_t t,
 	m->series[m->nr_series].t = t;
 	m->series[m->nr_series].live = m->live;
 	m->series[m->nr_series].obtained = st->obtained;
+	m->series[m->nr_series].granted = m->live_granted;
+	m->series[m->nr_series].used = st->obtained - st->free_bytes;
 	m->series[m->nr_series].ext_frag = ext;
 	m->nr_series++;
 }

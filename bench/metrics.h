@@ -30,6 +30,8 @@ struct bench_sample {
 	size_t t;		/* events replayed so far */
 	size_t live;		/* bytes requested and live */
 	size_t obtained;	/* bytes the pool holds */
+	size_t granted;		/* bytes granted to live blocks, by the engine model */
+	size_t used;		/* obtained - free, by the engine's own statistics */
 	double ext_frag;	/* 1 - largest free / total free */
 };
 

@@ -234,6 +234,51 @@ START_TEST(placement_by_hand)
 }
 END_TEST
 
+/*
+ * The internal fragmentation the tables print rests on each adapter's
+ * granted(): check it against what every engine itself reports as in use,
+ * at every snapshot of two workloads, in both regimes.
+ */
+START_TEST(granted_matches_engine_accounting)
+{
+	const struct bench_gen_params gp = {
+		.seed = 5, .ops = 3000, .target_live = 48 << 10, .max_size = 4096,
+	};
+	const char *const gens[] = { "loguniform", "peak" };
+	const struct bench_pool_config cfgs[] = {
+		{ .regime = BENCH_GROWING, .chunk_size = 16384, .capacity = 1 << 20, .fake = 1 },
+		{ .regime = BENCH_FIXED, .chunk_size = 32768, .capacity = 32768, .fake = 1 },
+	};
+	const struct bench_engine *e[BENCH_MAX_ENGINES];
+	size_t ne = bench_engine_list(e, BENCH_MAX_ENGINES), gi, ci, ei, k;
+
+	ck_assert_uint_ge(ne, 11);
+	for (gi = 0; gi < 2; gi++) {
+		struct bench_workload w;
+
+		bench_workload_generate(&w, bench_generator_find(gens[gi]), &gp);
+		for (ci = 0; ci < 2; ci++) {
+			for (ei = 0; ei < ne; ei++) {
+				struct bench_metrics m;
+
+				ck_assert_int_eq(bench_replay(e[ei], &cfgs[ci], &w, 50, &m), 0);
+				ck_assert_uint_gt(m.nr_series, 10);
+				for (k = 0; k < m.nr_series; k++)
+					ck_assert_msg(m.series[k].granted == m.series[k].used,
+						      "%s on %s (%s): granted %zu, engine uses %zu",
+						      e[ei]->name, gens[gi], ci ? "fixed" : "growing",
+						      m.series[k].granted, m.series[k].used);
+				/* The fixed pool is smaller than the workload's peak. */
+				if (ci)
+					ck_assert_uint_gt(m.failed, 0);
+				bench_metrics_release(&m);
+			}
+		}
+		bench_workload_release(&w);
+	}
+}
+END_TEST
+
 /* Trace text in, the same events out; unknown frees and reused ids counted. */
 START_TEST(trace_round_trip)
 {
@@ -371,6 +416,7 @@ Suite *bench_metrics_suite(void)
 	tcase_add_test(tc, compat_growing_by_hand);
 	tcase_add_test(tc, fixed_by_hand);
 	tcase_add_test(tc, placement_by_hand);
+	tcase_add_test(tc, granted_matches_engine_accounting);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("workloads");
 	tcase_add_test(tc, trace_round_trip);
