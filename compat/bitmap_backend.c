@@ -131,27 +131,34 @@ static void bm_adopt_chunk(struct compat_bitmap_pool *bp, unsigned long chunk,
 }
 
 /* Ask get_new_chunk (no lock held, as 2005) and adopt what it gives.
- * Return: 0 if the pool grew. */
+ * Return: 1 if the pool grew, 0 if the callback had nothing, -1 if its
+ * chunk was refused (reported). */
 static int bm_grow(struct compat_bitmap_pool *bp, const char *func)
 {
 	struct bm_verdict v = { 0 };
 	unsigned long chunk = compat_call_get_new_chunk(bp->cpool);
 
 	if (!chunk)
-		return -1;
+		return 0;
 	pthread_mutex_lock(bp->lock);
 	bm_adopt_chunk(bp, chunk, &v);
 	pthread_mutex_unlock(bp->lock);
 	bm_report(bp, &v, func, chunk, compat_bm_frame_size(bp));
-	return v.code ? -1 : 0;
+	return v.code ? -1 : 1;
 }
 
 /* ------------------------------------------------------------ alloc */
 
+/*
+ * Retry after every chunk the callback gives (another thread may take it
+ * first).  When it gives nothing, try once more anyway: the callback, or
+ * another thread meanwhile, may have freed or donated memory, which the
+ * buddy backend would use too.
+ */
 static unsigned long bm_alloc(void *engine, int size)
 {
 	struct compat_bitmap_pool *bp = engine;
-	int order = order_of(size);
+	int order = order_of(size), grew = 1;
 	unsigned long addr;
 	struct compat_frame *f;
 
@@ -159,13 +166,15 @@ static unsigned long bm_alloc(void *engine, int size)
 		addr = gen_pool_alloc_algo(bp->engine, compat_bm_order_bytes(order), bm_algo, bp);
 		if (addr)
 			break;
-		/* Another thread may take the new chunk first: ask again. */
-		if (!bp->has_callback || bm_grow(bp, "gen_pool_alloc"))
+		if (!bp->has_callback || grew < 1)
+			return 0;
+		grew = bm_grow(bp, "gen_pool_alloc");
+		if (grew < 0)
 			return 0;
 	}
 	f = compat_frames_lookup(&bp->frames, addr);
-	atomic_store_explicit(&f->starts[compat_bm_granule_of(f, addr)], (unsigned char)(order + 1),
-			      memory_order_release);
+	atomic_store_explicit(&f->starts[compat_bm_granule_of(f, addr)],
+			      (unsigned char)(order + 1), memory_order_release);
 	return addr;
 }
 
@@ -365,7 +374,7 @@ static void *bm_create(void *cpool, pthread_mutex_t *lock, int nr_chunks, int sh
 		return NULL;
 	}
 	for (int i = 0; i < nr_chunks; i++)
-		if (bm_grow(bp, "alloc_gen_pool"))
+		if (bm_grow(bp, "alloc_gen_pool") < 1)
 			break;
 	return bp;
 }

@@ -214,7 +214,9 @@ GENALLOC_API enum compat_backend compat_gen_pool_backend(const struct gen_pool *
  *
  * The block is aligned to its rounded size.  Where it lies depends on the
  * backend (see the table above).  If no free block fits, get_new_chunk is
- * called (no lock held), its chunk added, and the request retried.
+ * called (no lock held), its chunk added, and the request retried; if it
+ * returns 0, a block freed or donated meanwhile (even by the callback
+ * itself) is still used.
  *
  * @size above the chunk size: 0, the callback is not called, no report.
  *
@@ -258,8 +260,11 @@ GENALLOC_API void compat_gen_pool_free(struct gen_pool *pool, unsigned long addr
  * compat_gen_pool_check() - verify the pool's consistency
  * @pool: the pool
  *
- * Runs the backend engine's own checker, plus (bitmap) compat's invariant
- * that the engine's free bytes equal the known bytes less the live blocks.
+ * Runs the backend engine's own checker, plus (bitmap) compat's own: every
+ * bit of the engine's bitmaps must be what compat's records predict (live
+ * blocks and held undonated memory set, the rest clear), and free bytes
+ * must equal known bytes less live blocks.  Call it on a quiet pool: with
+ * allocations in flight it may report a false ECORRUPT.
  *
  * Misuse: NULL @pool: WARN EINVAL, -1.
  *

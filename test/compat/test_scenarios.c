@@ -4,6 +4,7 @@
  * each run on both backends (tcase_add_loop_test: _i = 0 buddy, 1 bitmap).
  */
 #include <signal.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -269,6 +270,63 @@ START_TEST(regions_list_chunks_and_donations)
 }
 END_TEST
 
+/* 2005 called get_new_chunk unlocked so it could feed the pool itself: a
+ * callback that donates instead of returning a chunk still satisfies the
+ * request, on both backends. */
+static unsigned long donating_cb(struct gen_pool *pool)
+{
+	struct fx_provider *p = (struct fx_provider *)pool->private;
+
+	atomic_fetch_add(&p->calls, 1);
+	if (atomic_fetch_add(&p->given, 1) < p->cap)
+		gen_pool_free(pool, p->chunk[atomic_load(&p->given) - 1], (int)CHUNK);
+	return 0;
+}
+
+START_TEST(callback_may_donate_instead_of_returning)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+	struct gen_pool *pool = gen_pool_create_backend(fx_backend(_i), 0, SHIFT, donating_cb,
+							(unsigned long)p);
+	unsigned long a = gen_pool_alloc(pool, 64);
+
+	ck_assert_int_eq(atomic_load(&p->calls), 1);
+	ck_assert_uint_eq(a, p->chunk[0]);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 64), p->chunk[0] + 64);
+	ck_assert_uint_eq(gen_pool_alloc(pool, (int)CHUNK), 0);
+	ck_assert_int_eq(atomic_load(&p->calls), 2);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+	gen_pool_free(pool, a, 64);
+	gen_pool_free(pool, a + 64, 64);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* The bitmap backend never reads or writes the memory it manages: run it on
+ * memory no one may touch. */
+START_TEST(bitmap_backend_never_touches_managed_memory)
+{
+	size_t len = 4 * CHUNK;
+	char *mem = mmap(NULL, 2 * len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned long base, a[8];
+	struct gen_pool *pool = gen_pool_create_backend(COMPAT_BACKEND_BITMAP, 0, SHIFT, NULL, 0);
+
+	ck_assert_ptr_ne(mem, MAP_FAILED);
+	base = ((unsigned long)mem + CHUNK - 1) & ~(CHUNK - 1);
+	for (unsigned long off = 0; off < len; off += 256)
+		gen_pool_free(pool, base + off, 256);
+	for (int k = 0; k < 8; k++) {
+		a[k] = gen_pool_alloc(pool, 32 << k);
+		ck_assert_uint_ne(a[k], 0);
+	}
+	for (int k = 0; k < 8; k++)
+		gen_pool_free(pool, a[k], 32 << k);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
+	munmap(mem, 2 * len);
+}
+END_TEST
+
 /* ------------------------------------------------------------ bad input */
 
 START_TEST(bad_arguments_are_refused_with_warn)
@@ -457,6 +515,8 @@ Suite *compat_scenarios_suite(void)
 	tcase_add_loop_test(tc, unaligned_neighbours_do_not_merge, 0, 2);
 	tcase_add_loop_test(tc, donations_and_chunks_live_together, 0, 2);
 	tcase_add_loop_test(tc, regions_list_chunks_and_donations, 0, 2);
+	tcase_add_loop_test(tc, callback_may_donate_instead_of_returning, 0, 2);
+	tcase_add_test(tc, bitmap_backend_never_touches_managed_memory);
 	tcase_add_loop_test(tc, bad_arguments_are_refused_with_warn, 0, 2);
 	tcase_add_loop_test(tc, max_chunk_shift_limits, 0, 2);
 	tcase_add_loop_test(tc, misused_frees_are_bugs_and_change_nothing, 0, 2);
