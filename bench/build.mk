@@ -46,7 +46,8 @@ compare: deps-gnuplot
 
 bench:
 	@$(MAKE) --no-print-directory VARIANT=release bench-programs
-	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) $(BENCH_ARGS)
+	@mkdir -p build/bench
+	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --csv build/bench/speed.csv $(BENCH_ARGS)
 
 help: help-bench
 help-bench:

@@ -53,6 +53,7 @@ struct settings {
 	uint64_t seed;
 	int full;
 	const char *argv0;
+	const char *csv;	/* where to write every figure, or NULL */
 	struct figure *results;	/* [pool][occupancy][threads][engine] */
 };
 
@@ -299,6 +300,32 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 	       s->occ[oi] != s->occ[0] ? " (filled through the lower levels first)" : "");
 }
 
+/* One row per point, for plotting the scaling elsewhere. */
+static int write_csv(const struct settings *s)
+{
+	FILE *f = fopen(s->csv, "w");
+	size_t pi, oi, ti, ei, ref = reference(s);
+
+	if (!f)
+		return -1;
+	fprintf(f, "pool,occupancy,threads,engine,ns_per_pair_median,ns_min,ns_max,"
+		   "ratio_ff8,pairs,failed,fill_seconds\n");
+	for (pi = 0; pi < s->nr_pools; pi++)
+		for (oi = 0; oi < s->nr_occ; oi++)
+			for (ti = 0; ti < s->nr_threads; ti++)
+				for (ei = 0; ei < s->ne; ei++) {
+					const struct figure *x = result(s, pi, oi, ti, ei);
+					const struct figure *r = result(s, pi, oi, ti, ref);
+
+					fprintf(f, "%zu,%zu,%zu,%s,%.1f,%.1f,%.1f,%.4f,%zu,%zu,%.3f\n",
+						s->pools[pi], s->occ[oi], s->threads[ti],
+						s->e[ei]->name, x->median, x->min, x->max,
+						r->median > 0 ? x->median / r->median : 0.0,
+						x->pairs, x->failed, x->fill);
+				}
+	return fclose(f);
+}
+
 /* The table that answers "how does the cost grow with the pool size". */
 static void print_scaling(const struct settings *s)
 {
@@ -438,6 +465,7 @@ static void usage(FILE *f)
 "  -l, --linear LIST     pools for the buddy free-list test (default\n"
 "                        1M,16M,64M; 'none' skips it)\n"
 "  -s, --seed N          PRNG seed (default 1)\n"
+"  -c, --csv FILE        also write every figure to FILE as CSV\n"
 "  -F, --full            the long version: 11 runs, 10x the pairs and\n"
 "                        time per run, the free-list test up to 1G with 10x\n"
 "                        the time\n"
@@ -456,6 +484,7 @@ static int parse(int argc, char **argv, struct settings *s)
 		{ "linear", required_argument, NULL, 'l' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "budget", required_argument, NULL, 'b' },
+		{ "csv", required_argument, NULL, 'c' },
 		{ "full", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -463,7 +492,7 @@ static int parse(int argc, char **argv, struct settings *s)
 	int c, linear_set = 0, runs_set = 0, pairs_set = 0, budget_set = 0;
 	size_t i, v;
 
-	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:Fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:c:Fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_list(optarg, s->pools, &s->nr_pools, 1))
@@ -525,6 +554,9 @@ static int parse(int argc, char **argv, struct settings *s)
 			s->budget = (double)v / 1000;
 			budget_set = 1;
 			break;
+		case 'c':
+			s->csv = optarg;
+			break;
 		case 'F':
 			s->full = 1;
 			break;
@@ -581,6 +613,10 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 		print_scaling(&s);
+		if (s.csv && write_csv(&s))
+			perror(s.csv);
+		else if (s.csv)
+			printf("\nEvery figure: %s\n", s.csv);
 		free(s.results);
 	}
 	run_linear(&s);
