@@ -26,7 +26,13 @@
 #include "mspec.h"
 
 #define NR_THREADS	SIM_NODES
-#define OWN_PAGES	100
+/*
+ * Sized so that the nodes' own needs (4 + 2 + 1 + 2 granules, less the
+ * firmware pages) exceed the cap of 8, which forces fallbacks, while the
+ * total (440 pages, plus at most one losing page per thread) fits in the 8
+ * granules and the firmware pages, so no fault may fail.
+ */
+#define OWN_PAGES	80
 #define SHARED_PAGES	120
 #define MAX_PAGES	(SIM_MAX_RANGES * (long)(SIM_GRANULE_SIZE / SIM_PAGE_SIZE))
 

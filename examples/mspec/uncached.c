@@ -12,10 +12,15 @@
 
 #include <linux/genalloc.h>
 
+#include "granule_cap.h"
 #include "uncached.h"
 
 static struct gen_pool *uncached_pool[SIM_NODES];
-static atomic_int allocated_granules;
+static struct granule_cap cap;
+
+/* Set by the callback in the thread whose gen_pool_alloc() called it: when
+ * that call returns, genalloc has added the granule (granule_cap.h). */
+static _Thread_local int took_granule;
 
 static atomic_long served[SIM_NODES], taken[SIM_NODES];
 static atomic_long fallbacks, donated_served, outstanding;
@@ -23,35 +28,38 @@ static int pools_whole;
 
 /*
  * Add a new granule to the node's pool.  Called by genalloc (no pool lock
- * held) when the pool has no free page.  The cap is checked and taken with
- * one atomic step, so racing callers on several nodes cannot overshoot it.
+ * held) when the pool has no free page; the cap is global, across nodes.
  */
 static unsigned long uncached_get_new_chunk(struct gen_pool *poolp)
 {
 	int nid = (int)poolp->private;
 	unsigned long granule;
 
-	if (atomic_fetch_add(&allocated_granules, 1) >= MAX_UNCACHED_GRANULES) {
-		atomic_fetch_sub(&allocated_granules, 1);
+	if (granule_cap_reserve(&cap))
 		return 0;
-	}
 	granule = sim_granule_alloc(nid);
 	if (!granule) {
-		atomic_fetch_sub(&allocated_granules, 1);
+		granule_cap_cancel(&cap);
 		return 0;
 	}
 	/* ia64 flushed the caches and remapped the granule uncached here. */
 	atomic_fetch_add(&taken[nid], 1);
+	took_granule = 1;
 	return granule;
 }
 
-static unsigned long uncached_alloc_page(int starting_nid)
+/* The 2005 allocation: the preferred node first, then round-robin. */
+static unsigned long uncached_walk_nodes(int starting_nid)
 {
 	unsigned long maddr;
 	int nid = starting_nid;
 
 	do {
 		maddr = gen_pool_alloc(uncached_pool[nid], SIM_PAGE_SIZE);
+		if (took_granule) {
+			took_granule = 0;
+			granule_cap_landed(&cap);
+		}
 		if (maddr) {
 			atomic_fetch_add(&served[nid], 1);
 			atomic_fetch_add(&outstanding, 1);
@@ -65,6 +73,18 @@ static unsigned long uncached_alloc_page(int starting_nid)
 			nid = 0;
 	} while (nid != starting_nid);
 	return 0;
+}
+
+static unsigned long uncached_alloc_page(int starting_nid)
+{
+	unsigned long maddr;
+	unsigned int epoch;
+
+	do {
+		epoch = granule_cap_epoch(&cap);
+		maddr = uncached_walk_nodes(starting_nid);
+	} while (!maddr && granule_cap_retry(&cap, epoch));
+	return maddr;
 }
 
 static void uncached_free_page(unsigned long maddr)
@@ -87,7 +107,7 @@ static void uncached_build_memmap(unsigned long start, unsigned long end, int ni
 
 static void uncached_reset_counters(void)
 {
-	atomic_store(&allocated_granules, 0);
+	granule_cap_reset(&cap);
 	for (int nid = 0; nid < SIM_NODES; nid++) {
 		atomic_store(&served[nid], 0);
 		atomic_store(&taken[nid], 0);

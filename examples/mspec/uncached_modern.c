@@ -16,11 +16,12 @@
 
 #include <linux/genalloc.h>
 
+#include "granule_cap.h"
 #include "uncached.h"
 
 static struct gen_pool *uncached_pools[SIM_NODES];
 static pthread_mutex_t add_chunk_lock[SIM_NODES];
-static atomic_int allocated_granules;
+static struct granule_cap cap;
 
 static atomic_long served[SIM_NODES], taken[SIM_NODES];
 static atomic_long fallbacks, donated_served, outstanding;
@@ -34,23 +35,22 @@ static int uncached_add_chunk(int nid)
 	int rc = -1;
 
 	pthread_mutex_lock(&add_chunk_lock[nid]);
-	if (atomic_fetch_add(&allocated_granules, 1) >= MAX_UNCACHED_GRANULES) {
-		atomic_fetch_sub(&allocated_granules, 1);
+	if (granule_cap_reserve(&cap))
 		goto out;
-	}
 	granule = sim_granule_alloc(nid);
 	if (!granule || gen_pool_add(uncached_pools[nid], granule, SIM_GRANULE_SIZE, nid)) {
-		atomic_fetch_sub(&allocated_granules, 1);
+		granule_cap_cancel(&cap);
 		goto out;
 	}
 	atomic_fetch_add(&taken[nid], 1);
+	granule_cap_landed(&cap);
 	rc = 0;
 out:
 	pthread_mutex_unlock(&add_chunk_lock[nid]);
 	return rc;
 }
 
-static unsigned long uncached_alloc_page(int starting_nid)
+static unsigned long uncached_walk_nodes(int starting_nid)
 {
 	unsigned long uc_addr;
 	int nid = starting_nid;
@@ -74,6 +74,18 @@ static unsigned long uncached_alloc_page(int starting_nid)
 	return 0;
 }
 
+static unsigned long uncached_alloc_page(int starting_nid)
+{
+	unsigned long uc_addr;
+	unsigned int epoch;
+
+	do {
+		epoch = granule_cap_epoch(&cap);
+		uc_addr = uncached_walk_nodes(starting_nid);
+	} while (!uc_addr && granule_cap_retry(&cap, epoch));
+	return uc_addr;
+}
+
 static void uncached_free_page(unsigned long uc_addr)
 {
 	int nid = sim_node_of(uc_addr);
@@ -92,7 +104,7 @@ static void uncached_build_memmap(unsigned long start, unsigned long end, int ni
 
 static int uncached_init(void)
 {
-	atomic_store(&allocated_granules, 0);
+	granule_cap_reset(&cap);
 	for (int nid = 0; nid < SIM_NODES; nid++) {
 		atomic_store(&served[nid], 0);
 		atomic_store(&taken[nid], 0);
