@@ -48,15 +48,17 @@
  *                 (it must be CPU-writable)     (device memory, MMIO, ...)
  *  bookkeeping    1 byte per 32 bytes           1 byte + 1 bit per 32 bytes
  *                                               (size byte + engine bit; +1
- *                                               bit in donated chunks)
+ *                                               bit in donated chunks), for
+ *                                               whole chunks even when only
+ *                                               a page of one was donated
  *  concurrency    one mutex per pool            lock-free alloc and free;
  *                                               the mutex only serialises
  *                                               growth and donation
  *  speed          O(orders) alloc, O(1) free    bitmap search, O(chunk)
  *                                               worst case per chunk
- *  fragmentation  buddies merge eagerly         the same blocks are free
- *                                               but a request may land in
- *                                               a different place
+ *  fragmentation  buddies merge eagerly; a      any aligned free run serves,
+ *                 block splits only on demand   whatever freed it; blocks are
+ *                                               packed low in new chunks
  *  A program that depends on the exact addresses of the 2005 code must use
  *  the buddy backend.
  *
@@ -76,8 +78,9 @@
  * chunks, check), which name the engine's internal pool.
  *
  * THREADS.  All calls on one pool may run concurrently, except
- * gen_pool_destroy(), which must be the last.  get_new_chunk runs with no
- * pool lock held; it may donate into the pool.
+ * gen_pool_destroy(), which must be the last, and compat_gen_pool_check(),
+ * which wants a quiet pool.  get_new_chunk runs with no pool lock held; it
+ * may donate into the pool.
  */
 #ifndef GENALLOC_COMPAT_GENALLOC_H
 #define GENALLOC_COMPAT_GENALLOC_H
