@@ -8,6 +8,8 @@
  * bit of the engine's bitmaps, and any difference is corruption on one side
  * or the other.
  */
+#include <limits.h>
+
 #include "bitmap_internal.h"
 
 #define BITS_PER_WORD (8 * sizeof(unsigned long))
@@ -168,27 +170,61 @@ struct bm_visit {
 	void *data;
 };
 
-/* A callback frame is one region; a donated frame one per run of donations. */
+/* The donated frame right above (@dir 1) or below (@dir -1) @f, if any. */
+static struct compat_frame *donated_neighbour(struct compat_bitmap_pool *bp,
+					      const struct compat_frame *f, int dir)
+{
+	unsigned long size = compat_bm_frame_size(bp);
+	struct compat_frame *n;
+
+	if (dir < 0 ? f->base == 0 : f->base > ULONG_MAX - size)
+		return NULL;
+	n = compat_frames_lookup(&bp->frames, dir < 0 ? f->base - size : f->base + size);
+	return n && !n->from_callback ? n : NULL;
+}
+
+/* Bytes of donated memory from granule @g of @f on, across frame edges. */
+static unsigned long donated_run(struct compat_bitmap_pool *bp, struct compat_frame *f,
+				 unsigned long g)
+{
+	unsigned long n = compat_frame_granules(&bp->frames), bytes = 0, end;
+
+	for (; f; f = donated_neighbour(bp, f, 1), g = 0) {
+		for (end = g; end < n && compat_frame_is_known(f, end); end++)
+			;
+		bytes += (end - g) << COMPAT_GRANULE_SHIFT;
+		if (end < n)
+			break;
+	}
+	return bytes;
+}
+
+/* Does donated granule @g of @f start a run (rather than continue one)? */
+static int starts_run(struct compat_bitmap_pool *bp, struct compat_frame *f, unsigned long g)
+{
+	struct compat_frame *below;
+
+	if (g)
+		return !compat_frame_is_known(f, g - 1);
+	below = donated_neighbour(bp, f, -1);
+	return !below || !compat_frame_is_known(below, compat_frame_granules(&bp->frames) - 1);
+}
+
+/* A callback frame is one region; donated memory one per maximal run, as
+ * the buddy backend reports it (runs may cross frame edges). */
 static void visit_frame(struct compat_frame *f, void *data)
 {
 	struct bm_visit *v = data;
-	unsigned long n = compat_frame_granules(&v->bp->frames), g = 0, end;
+	unsigned long n = compat_frame_granules(&v->bp->frames);
 
 	if (f->from_callback) {
 		v->fn(v->bp->cpool, f->base, compat_bm_frame_size(v->bp), 1, v->data);
 		return;
 	}
-	while (g < n) {
-		if (!compat_frame_is_known(f, g)) {
-			g++;
-			continue;
-		}
-		for (end = g; end < n && compat_frame_is_known(f, end); end++)
-			;
-		v->fn(v->bp->cpool, f->base + (g << COMPAT_GRANULE_SHIFT),
-		      (end - g) << COMPAT_GRANULE_SHIFT, 0, v->data);
-		g = end;
-	}
+	for (unsigned long g = 0; g < n; g++)
+		if (compat_frame_is_known(f, g) && starts_run(v->bp, f, g))
+			v->fn(v->bp->cpool, f->base + (g << COMPAT_GRANULE_SHIFT),
+			      donated_run(v->bp, f, g), 0, v->data);
 }
 
 void compat_bitmap_for_each_region(void *engine, compat_region_fn fn, void *data)

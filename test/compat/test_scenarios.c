@@ -327,6 +327,26 @@ START_TEST(bitmap_backend_never_touches_managed_memory)
 }
 END_TEST
 
+/* Donations that touch across a chunk boundary are one region, as legacy
+ * reports them; a donation elsewhere is another. */
+START_TEST(regions_merge_donations_across_chunks)
+{
+	struct gen_pool *pool = gen_pool_create_backend(fx_backend(_i), 0, SHIFT, NULL, 0);
+	unsigned long r = (unsigned long)test_region(CHUNK, 4 * CHUNK);
+	struct region_seen seen = { 0 };
+
+	gen_pool_free(pool, r + CHUNK - 256, 256);
+	gen_pool_free(pool, r + CHUNK, 256);
+	gen_pool_free(pool, r + 2 * CHUNK, 1024);
+	gen_pool_free(pool, r + 3 * CHUNK + 512, 512);
+	compat_gen_pool_for_each_region(pool, count_region, &seen);
+	ck_assert_uint_eq(seen.donated_bytes, 256 + 256 + 1024 + 512);
+	ck_assert_uint_eq(seen.callback_bytes, 0);
+	ck_assert_int_eq(seen.calls, 3);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 /* ------------------------------------------------------------ bad input */
 
 START_TEST(bad_arguments_are_refused_with_warn)
@@ -515,6 +535,7 @@ Suite *compat_scenarios_suite(void)
 	tcase_add_loop_test(tc, unaligned_neighbours_do_not_merge, 0, 2);
 	tcase_add_loop_test(tc, donations_and_chunks_live_together, 0, 2);
 	tcase_add_loop_test(tc, regions_list_chunks_and_donations, 0, 2);
+	tcase_add_loop_test(tc, regions_merge_donations_across_chunks, 0, 2);
 	tcase_add_loop_test(tc, callback_may_donate_instead_of_returning, 0, 2);
 	tcase_add_test(tc, bitmap_backend_never_touches_managed_memory);
 	tcase_add_loop_test(tc, bad_arguments_are_refused_with_warn, 0, 2);
