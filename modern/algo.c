@@ -9,6 +9,7 @@
  */
 #include "algo_internal.h"
 #include "bitmap_internal.h"
+#include "index_internal.h"
 
 /*
  * Bad data makes an algorithm answer "nothing here" (@size) after a WARN:
@@ -57,6 +58,18 @@ unsigned long modern_gen_pool_first_fit(unsigned long *map, unsigned long size,
 	return modern_bitmap_find_next_zero_area(map, size, start, nr, 0);
 }
 
+/* The granule grid of an absolute alignment: starts p with
+ * (p + *off) & *mask == 0 are aligned. */
+static void align_grid(const struct genpool_data_align *d, const struct gen_pool *pool,
+		       unsigned long start_addr, unsigned long *mask, unsigned long *off)
+{
+	int order = pool->min_alloc_order;
+	unsigned long align = (unsigned long)d->align;
+
+	*mask = ((align + (1UL << order) - 1) >> order) - 1;
+	*off = (start_addr & (align - 1)) >> order;
+}
+
 /**
  * gen_pool_first_fit_align() - the lowest run at an absolute alignment
  *
@@ -69,15 +82,11 @@ unsigned long modern_gen_pool_first_fit_align(unsigned long *map, unsigned long 
 					      void *data, struct gen_pool *pool,
 					      unsigned long start_addr)
 {
-	const struct genpool_data_align *d = data;
-	int order = pool->min_alloc_order;
-	unsigned long align, mask, off;
+	unsigned long mask, off;
 
 	if (!modern_algo_data_ok(gen_pool_first_fit_align, data, pool))
 		return size;
-	align = (unsigned long)d->align;
-	mask = ((align + (1UL << order) - 1) >> order) - 1;
-	off = (start_addr & (align - 1)) >> order;
+	align_grid(data, pool, start_addr, &mask, &off);
 	return modern_bitmap_find_next_zero_area_off(map, size, start, nr, mask, off);
 }
 
@@ -164,4 +173,40 @@ unsigned long modern_gen_pool_fixed_alloc(unsigned long *map, unsigned long size
 	 * ever match the offset. */
 	found = modern_bitmap_find_next_zero_area(map, size, start + offset_bit, nr, 0);
 	return found == offset_bit ? found : size;
+}
+
+/* gen_pool_fixed_alloc()'s answer: the run at the offset, if it is free. */
+static unsigned long fixed_bit(const struct gen_pool_chunk *chunk, unsigned long offset_bit,
+			       unsigned long nr)
+{
+	if (offset_bit >= chunk->nbits || nr > chunk->nbits - offset_bit)
+		return chunk->nbits;
+	if (modern_find_next_bit(chunk->bits, offset_bit + nr, offset_bit) < offset_bit + nr)
+		return chunk->nbits;
+	return offset_bit;
+}
+
+bool modern_algo_indexed(genpool_algo_t algo, void *data, struct gen_pool *pool,
+			 struct gen_pool_chunk *chunk, unsigned long nr, unsigned long *bit)
+{
+	const struct modern_index *ix = chunk->index;
+	unsigned long mask, off;
+
+	if (algo == gen_pool_first_fit) {
+		*bit = modern_index_find(ix, chunk->bits, 0, nr);
+	} else if (algo == gen_pool_best_fit) {
+		*bit = modern_index_best_fit(ix, chunk->bits, nr);
+	} else if (algo == gen_pool_first_fit_order_align) {
+		*bit = modern_index_find_aligned(ix, chunk->bits, nr,
+						 roundup_pow_of_two((unsigned int)nr) - 1, 0);
+	} else if (algo == gen_pool_first_fit_align) {
+		align_grid(data, pool, chunk->start_addr, &mask, &off);
+		*bit = modern_index_find_aligned(ix, chunk->bits, nr, mask, off);
+	} else if (algo == gen_pool_fixed_alloc) {
+		*bit = fixed_bit(chunk, ((const struct genpool_data_fixed *)data)->offset >>
+					pool->min_alloc_order, nr);
+	} else {
+		return false;
+	}
+	return true;
 }

@@ -24,4 +24,21 @@
 bool modern_algo_data_ok(genpool_algo_t algo, const void *data,
 			 const struct gen_pool *pool);
 
+/**
+ * modern_algo_indexed() - a built-in algorithm's answer through the index
+ * @algo:  the algorithm
+ * @data:  its data, already validated by modern_algo_data_ok()
+ * @pool:  the pool
+ * @chunk: the chunk, with an index that matches its bitmap
+ * @nr:    granules wanted
+ * @bit:   receives the first granule, or a value >= chunk->nbits for none
+ *
+ * Gives exactly what @algo(chunk->bits, chunk->nbits, 0, @nr, ...) returns
+ * (a failure being any value >= nbits), without scanning the bitmap.
+ *
+ * Return: false if @algo is not a built-in algorithm (@bit untouched).
+ */
+bool modern_algo_indexed(genpool_algo_t algo, void *data, struct gen_pool *pool,
+			 struct gen_pool_chunk *chunk, unsigned long nr, unsigned long *bit);
+
 #endif /* GENALLOC_MODERN_ALGO_INTERNAL_H */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bitmap_internal.h"
+#include "index_internal.h"
 #include "pool_internal.h"
 
 static int corrupt(struct gen_pool *pool, const struct gen_pool_chunk *chunk,
@@ -47,6 +48,10 @@ static int check_chunk(struct gen_pool *pool, const struct gen_pool_chunk *chunk
 	if ((unsigned long)atomic_load_explicit(&chunk->avail, memory_order_relaxed) !=
 	    modern_chunk_size(chunk) - used)
 		return corrupt(pool, chunk, "avail does not match the bitmap");
+	/* The lock-free path does not maintain the index (it is rebuilt when
+	 * the pool leaves that mode). */
+	if (!pool->lockless && chunk->index && !modern_index_verify(chunk->index, chunk->bits))
+		return corrupt(pool, chunk, "index does not match the bitmap");
 	return 0;
 }
 

@@ -99,6 +99,7 @@ typedef uint64_t phys_addr_t;
 typedef uint64_t dma_addr_t;
 
 struct gen_pool;
+struct modern_index;
 struct device;
 struct device_node;
 
@@ -127,13 +128,16 @@ typedef unsigned long (*genpool_algo_t)(unsigned long *map, unsigned long size,
 
 /**
  * struct gen_pool - a pool of special-purpose memory
- * @lock:            serializes gen_pool_add*() (allocation takes no lock)
+ * @lock:            serializes gen_pool_add*(), and in indexed mode allocation
+ *                   and free too
  * @chunks:          newest chunk first; published with a release store
  * @min_alloc_order: log2 of the granule size in bytes
  * @algo:            the default algorithm (gen_pool_first_fit after create)
  * @data:            the default algorithm's data
  * @name:            NULL, or a malloc()ed name that gen_pool_destroy() frees
  *                   (set by devm_gen_pool_create())
+ * @lockless:        the kernel's lock-free linear search instead of the
+ *                   index (gen_pool_set_lockless())
  */
 struct gen_pool {
 	pthread_mutex_t lock;
@@ -142,6 +146,7 @@ struct gen_pool {
 	genpool_algo_t algo;
 	void *data;
 	const char *name;
+	bool lockless;
 };
 
 /**
@@ -153,6 +158,8 @@ struct gen_pool {
  * @start_addr: first address of the range
  * @end_addr:   last address of the range (inclusive)
  * @nbits:      number of granules ((end_addr - start_addr + 1) >> order)
+ * @index:      the free-run index of @bits (modern/index.c), or NULL for a
+ *              chunk of more than 2^32 - 1 granules (always searched linearly)
  * @bits:       the bitmap, @nbits bits; bits past @nbits stay clear.  The
  *              engine accesses its words only atomically (see modern/bitmap.c)
  */
@@ -164,6 +171,7 @@ struct gen_pool_chunk {
 	unsigned long start_addr;
 	unsigned long end_addr;
 	unsigned long nbits;
+	struct modern_index *index;
 	unsigned long bits[];
 };
 
@@ -258,6 +266,7 @@ GENALLOC_API size_t modern_gen_pool_avail(struct gen_pool *pool);
 GENALLOC_API size_t modern_gen_pool_size(struct gen_pool *pool);
 GENALLOC_API void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo,
 					   void *data);
+GENALLOC_API void modern_gen_pool_set_lockless(struct gen_pool *pool, bool lockless);
 
 GENALLOC_API unsigned long modern_gen_pool_first_fit(unsigned long *map,
 	unsigned long size, unsigned long start, unsigned int nr, void *data,
@@ -524,6 +533,27 @@ static inline void gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo,
 				     void *data)
 {
 	modern_gen_pool_set_algo(pool, algo, data);
+}
+
+/**
+ * gen_pool_set_lockless() - choose between the index and the kernel's path
+ * @pool:     the pool (NULL: WARN EINVAL)
+ * @lockless: false (the default): indexed mode.  Every built-in algorithm
+ *            is answered by a summary tree of each chunk's bitmap in
+ *            O(log n), with exactly the kernel's placement; allocation and
+ *            free take the pool's mutex.
+ *            true: the kernel's own path.  Allocation searches the bitmap
+ *            linearly and claims it with compare-and-swap, free releases
+ *            with compare-and-swap; neither takes a lock, and both are
+ *            async-signal-safe.
+ *
+ * Not a kernel call (the kernel only has the lock-free path).  Switching back
+ * to indexed mode rebuilds the index from the bitmaps, O(bitmap words).
+ * Must not overlap any other call on @pool.
+ */
+static inline void gen_pool_set_lockless(struct gen_pool *pool, bool lockless)
+{
+	modern_gen_pool_set_lockless(pool, lockless);
 }
 
 /* ------------------------------------------------------- DMA helpers */

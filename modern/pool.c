@@ -16,6 +16,7 @@
 
 #include "algo_internal.h"
 #include "bitmap_internal.h"
+#include "index_internal.h"
 #include "pool_internal.h"
 
 /* What gen_pool_add() records as "no physical address". */
@@ -48,7 +49,8 @@ static struct gen_pool_chunk *find_chunk(struct gen_pool *pool, unsigned long ad
 size_t modern_chunk_meta_bytes(unsigned long nbits)
 {
 	return sizeof(struct gen_pool_chunk) +
-	       modern_bits_to_longs(nbits) * sizeof(unsigned long);
+	       modern_bits_to_longs(nbits) * sizeof(unsigned long) +
+	       modern_index_bytes(nbits);
 }
 
 /**
@@ -80,6 +82,7 @@ struct gen_pool *modern_gen_pool_create(int min_alloc_order, int nid)
 	pool->algo = gen_pool_first_fit;
 	pool->data = NULL;
 	pool->name = NULL;
+	pool->lockless = false;
 	return pool;
 }
 
@@ -137,9 +140,16 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	if (!range_ok(pool, virt, size, func))
 		return -EINVAL;
 	nbits = size >> pool->min_alloc_order;
-	chunk = calloc(1, modern_chunk_meta_bytes(nbits));
+	chunk = calloc(1, sizeof(*chunk) + modern_bits_to_longs(nbits) * sizeof(unsigned long));
 	if (!chunk)
 		return -ENOMEM;
+	if (nbits && nbits <= MODERN_INDEX_MAX_BITS) {
+		chunk->index = modern_index_create(chunk->bits, nbits);
+		if (!chunk->index) {
+			free(chunk);
+			return -ENOMEM;
+		}
+	}
 	chunk->phys_addr = phys;
 	chunk->owner = owner;
 	chunk->start_addr = virt;
@@ -147,6 +157,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	chunk->nbits = nbits;
 	atomic_init(&chunk->avail, (long)size);
 	if (!publish_chunk(pool, chunk)) {
+		modern_index_destroy(chunk->index);
 		free(chunk);
 		genalloc_report(GENALLOC_WARN, GENALLOC_EOVERLAP, func, pool, virt, size,
 				"range overlaps a chunk of the pool");
@@ -235,6 +246,7 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 	}
 	for (chunk = modern_first_chunk(pool); chunk; chunk = next) {
 		next = chunk->next_chunk;
+		modern_index_destroy(chunk->index);
 		free(chunk);
 	}
 	pthread_mutex_destroy(&pool->lock);
@@ -268,6 +280,75 @@ static bool claim_in_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 	}
 }
 
+/*
+ * Indexed mode: the search, the claim and the index update happen under the
+ * pool's lock, so the index always matches the bitmap when it is searched.
+ * A built-in algorithm is answered by the index (the same answer as its
+ * bitmap scan); any other one searches the bitmap, and the index is told
+ * which bits it claimed.
+ */
+static bool claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+			  unsigned long nbits, genpool_algo_t algo, void *data,
+			  unsigned long *bit)
+{
+	struct modern_index *ix = chunk->index;
+
+	if (!ix)
+		return claim_in_chunk(pool, chunk, nbits, algo, data, bit);
+	if (modern_algo_indexed(algo, data, pool, chunk, nbits, bit)) {
+		if (*bit >= chunk->nbits)
+			return false;
+		modern_bitmap_set(chunk->bits, *bit, nbits);
+	} else if (!claim_in_chunk(pool, chunk, nbits, algo, data, bit)) {
+		return false;
+	}
+	modern_index_update(ix, chunk->bits, *bit, nbits);
+	return true;
+}
+
+static bool builtin_algo(genpool_algo_t algo)
+{
+	return algo == gen_pool_first_fit || algo == gen_pool_best_fit ||
+	       algo == gen_pool_first_fit_order_align || algo == gen_pool_first_fit_align ||
+	       algo == gen_pool_fixed_alloc;
+}
+
+/* A built-in algorithm cannot succeed in a chunk without a long enough run:
+ * the index says so in O(1), where the kernel would scan the bitmap. */
+static bool cannot_fit(const struct gen_pool_chunk *chunk, unsigned long nbits,
+		       genpool_algo_t algo)
+{
+	return chunk->index && modern_index_longest(chunk->index) < nbits &&
+	       builtin_algo(algo);
+}
+
+static unsigned long alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
+				   genpool_algo_t algo, void *data, void **owner)
+{
+	int order = pool->min_alloc_order;
+	struct gen_pool_chunk *chunk;
+	unsigned long bit, addr = 0;
+
+	pthread_mutex_lock(&pool->lock);
+	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
+		if (size > (unsigned long)atomic_load_explicit(&chunk->avail,
+							       memory_order_relaxed))
+			continue;
+		if (cannot_fit(chunk, nbits, algo))
+			continue;
+		if (!claim_indexed(pool, chunk, nbits, algo, data, &bit))
+			continue;
+		atomic_fetch_sub_explicit(&chunk->avail, (long)(nbits << order),
+					  memory_order_relaxed);
+		if (owner)
+			*owner = chunk->owner;
+		addr = chunk->start_addr + (bit << order);
+		break;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return addr;
+}
+
 unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
 				void *data, void **owner)
 {
@@ -286,6 +367,8 @@ unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo
 		algo = gen_pool_first_fit;
 	if (!modern_algo_data_ok(algo, data, pool))
 		return 0;
+	if (!pool->lockless)
+		return alloc_indexed(pool, size, nbits, algo, data, owner);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
 		/* The kernel's cheap skip compares the unrounded size. */
 		if (size > (unsigned long)atomic_load_explicit(&chunk->avail,
@@ -372,39 +455,91 @@ unsigned long modern_gen_pool_alloc(struct gen_pool *pool, size_t size)
 	return modern_pool_alloc(pool, size, pool->algo, pool->data, NULL);
 }
 
+/* What is wrong with a free, found before any bit changes. */
+struct free_error {
+	enum genalloc_errcode code;
+	const char *msg;
+};
+
 /*
- * Everything that makes a free wrong, checked before a bit changes.  Sets
- * @start/@nbits to the granules to release.
+ * Everything that makes a free wrong.  Sets @start/@nbits to the granules to
+ * release; returns false and fills @err otherwise.
  */
 static bool free_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
-		    unsigned long addr, size_t size, const char *func,
+		    unsigned long addr, size_t size, struct free_error *err,
 		    unsigned long *start, unsigned long *nbits)
 {
 	int order = pool->min_alloc_order;
 	unsigned long off, n;
 
 	if (!chunk) {
-		genalloc_report(GENALLOC_BUG, GENALLOC_EFOREIGN, func, pool, addr, size,
-				"address is in no chunk of the pool");
+		*err = (struct free_error){ GENALLOC_EFOREIGN, "address is in no chunk of the pool" };
 		return false;
 	}
 	off = addr - chunk->start_addr;
 	if (off & (granule(pool) - 1)) {
-		genalloc_report(GENALLOC_BUG, GENALLOC_EMISALIGNED, func, pool, addr, size,
-				"address is not on a granule boundary");
+		*err = (struct free_error){ GENALLOC_EMISALIGNED,
+					    "address is not on a granule boundary" };
 		return false;
 	}
 	n = (size >> order) + ((size & (granule(pool) - 1)) != 0);
 	if (size - 1 > chunk->end_addr - addr || n > chunk->nbits - (off >> order)) {
-		genalloc_report(GENALLOC_BUG, GENALLOC_ERANGE, func, pool, addr, size,
-				"range runs past the end of its chunk");
+		*err = (struct free_error){ GENALLOC_ERANGE, "range runs past the end of its chunk" };
 		return false;
 	}
 	*start = off >> order;
 	*nbits = n;
 	if (modern_find_next_zero_bit(chunk->bits, *start + n, *start) < *start + n) {
-		genalloc_report(GENALLOC_BUG, GENALLOC_EDOUBLEFREE, func, pool, addr, size,
-				"part of the range is already free");
+		*err = (struct free_error){ GENALLOC_EDOUBLEFREE,
+					    "part of the range is already free" };
+		return false;
+	}
+	return true;
+}
+
+/* Indexed mode: check, release and update the index under the lock; report
+ * (the handler may use the pool) only once the lock is dropped. */
+static bool free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
+			 struct free_error *err, struct gen_pool_chunk **found)
+{
+	struct gen_pool_chunk *chunk;
+	unsigned long start, nbits;
+	bool ok;
+
+	pthread_mutex_lock(&pool->lock);
+	chunk = find_chunk(pool, addr);
+	ok = free_ok(pool, chunk, addr, size, err, &start, &nbits);
+	if (ok) {
+		modern_bitmap_clear(chunk->bits, start, nbits);
+		if (chunk->index)
+			modern_index_update(chunk->index, chunk->bits, start, nbits);
+		atomic_fetch_add_explicit(&chunk->avail, (long)(nbits << pool->min_alloc_order),
+					  memory_order_relaxed);
+	}
+	pthread_mutex_unlock(&pool->lock);
+	*found = chunk;
+	return ok;
+}
+
+/* Lock-free mode: the kernel's path.  Checks run first; a concurrent free
+ * of the same block can still win the race, which the release detects. */
+static bool free_lockless(struct gen_pool *pool, unsigned long addr, size_t size,
+			  struct free_error *err, struct gen_pool_chunk **found)
+{
+	struct gen_pool_chunk *chunk = find_chunk(pool, addr);
+	unsigned long start, nbits, remain;
+
+	*found = chunk;
+	if (!free_ok(pool, chunk, addr, size, err, &start, &nbits))
+		return false;
+	remain = modern_bitmap_clear_ll(chunk->bits, start, nbits);
+	/* Whatever this call did release must be counted back, even when a
+	 * concurrent free of the same block released the rest. */
+	atomic_fetch_add_explicit(&chunk->avail,
+				  (long)((nbits - remain) << pool->min_alloc_order),
+				  memory_order_relaxed);
+	if (remain) {
+		*err = (struct free_error){ GENALLOC_EDOUBLEFREE, "block freed twice concurrently" };
 		return false;
 	}
 	return true;
@@ -414,24 +549,19 @@ static void free_block(struct gen_pool *pool, unsigned long addr, size_t size,
 		       void **owner, const char *func)
 {
 	struct gen_pool_chunk *chunk;
-	unsigned long start, nbits, remain;
+	struct free_error err;
+	bool ok;
 
 	if (owner)
 		*owner = NULL;
 	if (!pool_ok(pool, func) || size == 0)
 		return;
-	chunk = find_chunk(pool, addr);
-	if (!free_ok(pool, chunk, addr, size, func, &start, &nbits))
-		return;
-	remain = modern_bitmap_clear_ll(chunk->bits, start, nbits);
-	/* Whatever this call did release must be counted back, even when a
-	 * concurrent free of the same block released the rest. */
-	atomic_fetch_add_explicit(&chunk->avail,
-				  (long)((nbits - remain) << pool->min_alloc_order),
-				  memory_order_relaxed);
-	if (remain) {
-		genalloc_report(GENALLOC_BUG, GENALLOC_EDOUBLEFREE, func, pool, addr, size,
-				"block freed twice concurrently");
+	if (pool->lockless)
+		ok = free_lockless(pool, addr, size, &err, &chunk);
+	else
+		ok = free_indexed(pool, addr, size, &err, &chunk);
+	if (!ok) {
+		genalloc_report(GENALLOC_BUG, err.code, func, pool, addr, size, err.msg);
 		return;
 	}
 	if (owner)
@@ -573,4 +703,27 @@ void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo, void *
 		return;
 	pool->algo = algo ? algo : gen_pool_first_fit;
 	pool->data = data;
+}
+
+/**
+ * gen_pool_set_lockless() - choose the kernel's lock-free path or the index
+ * @pool:     the pool (NULL: WARN EINVAL)
+ * @lockless: true for lock-free allocation and free with the kernel's linear
+ *            bitmap search; false (the default) for indexed search under
+ *            the pool's lock
+ *
+ * Turning the index back on rebuilds it from the bitmaps.  Must not overlap
+ * any other call on @pool.
+ */
+void modern_gen_pool_set_lockless(struct gen_pool *pool, bool lockless)
+{
+	struct gen_pool_chunk *chunk;
+
+	if (!pool_ok(pool, "gen_pool_set_lockless"))
+		return;
+	if (pool->lockless && !lockless)
+		for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
+			if (chunk->index)
+				modern_index_rebuild(chunk->index, chunk->bits);
+	pool->lockless = lockless;
 }

@@ -294,6 +294,9 @@ START_TEST(claim_conflict_rolls_back_and_retries_from_zero)
 	struct gen_pool *pool = pool_with(0, 0x10000, 400);
 	struct gen_pool_chunk *chunk = atomic_load(&pool->chunks);
 
+	/* A conflict needs another thread inside the claim: the lock-free
+	 * path (indexed mode serializes allocations). */
+	gen_pool_set_lockless(pool, true);
 	conflict_calls = 0;
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 100, stealing_first_fit, NULL), 0x10000 + 100);
 	ck_assert_int_eq(conflict_calls, 2);

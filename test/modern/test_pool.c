@@ -12,6 +12,7 @@
 
 #include "../support.h"
 #include "modern/genalloc.h"
+#include "modern/index_internal.h"
 #include "modern/linux/genalloc.h"	/* the kernel include path compiles too */
 
 static struct gen_pool *new_pool(int order)
@@ -378,7 +379,8 @@ START_TEST(stats_describe_free_space)
 	ck_assert_uint_eq(st.hist[4], 1);	/* 16 bytes at 0x20010 */
 	ck_assert_uint_eq(st.hist[7], 1);	/* 224 bytes at 0x10020 */
 	ck_assert_uint_eq(st.metadata_bytes, sizeof(struct gen_pool) +
-			  2 * sizeof(struct gen_pool_chunk) + 2 * sizeof(long));
+			  2 * sizeof(struct gen_pool_chunk) + 2 * sizeof(long) +
+			  modern_index_bytes(16) + modern_index_bytes(4));
 	gen_pool_free(pool, 0x20000, 16);
 	gen_pool_free(pool, 0x20020, 32);
 	gen_pool_free(pool, 0x10000, 32);

@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * modern/index.c - a summary tree over a chunk's bitmap that finds the
+ * kernel's answers without scanning the bitmap.
+ *
+ * WHAT IS INDEXED
+ *   The bitmap is cut into leaves of 512 bits.  Every node of the tree
+ *   (leaves included) keeps three numbers about the bits it covers, counting
+ *   bits past the end of the chunk as used:
+ *     left     - free bits at its low edge,
+ *     right    - free bits at its high edge,
+ *     longest  - its longest run of free bits.
+ *   A node is "full" (all free) when left equals its span.  Inner nodes have
+ *   eight children.  This is the kernel percpu allocator's per-block hint
+ *   (first free, longest run, runs at both edges) stacked into a tree.
+ *
+ * HOW A SEARCH RUNS
+ *   First fit of nr bits from bit lo walks the nodes left to right, keeping
+ *   "carry": the free bits that end at the current node's low edge.  A node
+ *   wholly at or after lo is settled from its summary alone: the run starts
+ *   before it if carry + left >= nr; it lies inside if longest >= nr (then
+ *   the search descends and must succeed there); otherwise carry becomes
+ *   right (or carry + span when the node is full) and the node is skipped.
+ *   Only the path to lo and one descent are visited: O(8 log8 n) summaries
+ *   plus one leaf, whose eight words are scanned with shift-and tests.
+ *   The answer is the lowest start of nr free bits, exactly what the
+ *   kernel's find_next_zero_area() loop returns.  Aligned variants ask for
+ *   the first run, try its aligned start, and on a used bit restart the
+ *   search after it, as the kernel's loop does, but each step is O(log n)
+ *   instead of a scan.  Best fit walks the maximal runs of >= nr bits in
+ *   address order through the same search (one O(log n) step per run that
+ *   could hold the request, skipping every region too fragmented to), so it
+ *   costs O(k log n) for k candidate runs instead of a bitmap scan.
+ *
+ * HOW IT IS KEPT EXACT
+ *   Every change of the bitmap (a claim or a release of bits [s, s + n))
+ *   recomputes the leaves it touched from the bitmap words and then their
+ *   ancestors from their children: O(n / 512 + log8 n) work.  Nothing is
+ *   ever derived from a previous summary, so there is no drift;
+ *   modern_index_verify() recomputes everything and compares.  Updates need
+ *   the bitmap to hold still, which is why the pool serializes allocation
+ *   and free in indexed mode (see gen_pool_set_lockless()).
+ *
+ * COST
+ *   A leaf packs its three 10-bit numbers into 32 bits; an inner node holds
+ *   three 32-bit numbers.  For a chunk of N granules: 4 * ceil(N / 512)
+ *   bytes of leaves plus about 12 * N / 3584 bytes of inner nodes, i.e.
+ *   about 1/11 of the bitmap's N / 8 bytes (0.0112 bytes per granule).
+ */
+#include "index_internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "bitmap_internal.h"
+
+#define BPL MODERN_BITS_PER_LONG
+#define LEAF_SHIFT 9
+#define LEAF_BITS (1UL << LEAF_SHIFT)
+#define LEAF_WORDS (LEAF_BITS / BPL)
+#define FAN_SHIFT 3
+#define FAN (1UL << FAN_SHIFT)
+#define MAX_LEVELS 12
+#define FIELD_BITS 10
+#define FIELD_MASK ((1U << FIELD_BITS) - 1)
+
+/* An inner node; leaves are packed into one uint32_t. */
+struct node {
+	uint32_t left, right, longest;
+};
+
+/* A summary unpacked, from either kind of node. */
+struct sum {
+	uint64_t left, right, longest;
+};
+
+/**
+ * struct modern_index - the summary tree of one bitmap
+ * @nbits:   bits in the bitmap
+ * @nwords:  words in the bitmap
+ * @nlevels: levels, leaves included; level @nlevels - 1 has one node
+ * @count:   nodes per level
+ * @leaf:    level 0, packed
+ * @inner:   levels 1 .. @nlevels - 1 (@inner[0] unused)
+ */
+struct modern_index {
+	unsigned long nbits;
+	unsigned long nwords;
+	unsigned int nlevels;
+	unsigned long count[MAX_LEVELS];
+	uint32_t *leaf;
+	struct node *inner[MAX_LEVELS];
+};
+
+static uint64_t span(unsigned int level)
+{
+	return (uint64_t)LEAF_BITS << (FAN_SHIFT * level);
+}
+
+static unsigned long ceil_div(unsigned long a, unsigned long b)
+{
+	return a / b + (a % b != 0);
+}
+
+/* ------------------------------------------------------------ words */
+
+/* Word @wi with every bit past the chunk reading as used. */
+static unsigned long used_word(const struct modern_index *ix, const unsigned long *map,
+			       unsigned long wi)
+{
+	unsigned long w, tail;
+
+	if (wi >= ix->nwords)
+		return ~0UL;
+	w = atomic_load_explicit((const _Atomic unsigned long *)&map[wi],
+				 memory_order_relaxed);
+	tail = ix->nbits % BPL;
+	if (wi == ix->nwords - 1 && tail)
+		w |= ~0UL << tail;
+	return w;
+}
+
+static unsigned int ctz_or_bpl(unsigned long w)
+{
+	return w ? (unsigned int)__builtin_ctzl(w) : (unsigned int)BPL;
+}
+
+static unsigned int clz_or_bpl(unsigned long w)
+{
+	return w ? (unsigned int)__builtin_clzl(w) : (unsigned int)BPL;
+}
+
+/* Longest run of clear bits in @w: find the largest power of two by
+ * doubling shift-and, then refine the remainder bit by bit. */
+static unsigned int word_longest(unsigned long w)
+{
+	unsigned long x[8], cur, t;
+	unsigned int j = 0, n;
+	int i;
+
+	x[0] = ~w;
+	if (!x[0])
+		return 0;
+	while ((1UL << (j + 1)) <= BPL) {
+		t = x[j] & (x[j] >> (1U << j));
+		if (!t)
+			break;
+		x[++j] = t;
+	}
+	n = 1U << j;
+	cur = x[j];
+	for (i = (int)j - 1; i >= 0; i--) {
+		t = n < BPL ? cur & (x[i] >> n) : 0;
+		if (t) {
+			cur = t;
+			n += 1U << i;
+		}
+	}
+	return n;
+}
+
+/* Bits p of free-mask @f such that p .. p + @nr - 1 are all free (@nr <= BPL). */
+static unsigned long run_starts(unsigned long f, unsigned long nr)
+{
+	unsigned long k = 1, s;
+
+	while (k < nr && f) {
+		s = k < nr - k ? k : nr - k;
+		f &= f >> s;
+		k += s;
+	}
+	return f;
+}
+
+/* ------------------------------------------------------------ summaries */
+
+static struct sum leaf_sum(const struct modern_index *ix, unsigned long i)
+{
+	uint32_t v = ix->leaf[i];
+	struct sum s = { v & FIELD_MASK, (v >> FIELD_BITS) & FIELD_MASK,
+			 (v >> (2 * FIELD_BITS)) & FIELD_MASK };
+
+	return s;
+}
+
+static struct sum inner_sum(const struct modern_index *ix, unsigned int level,
+			    unsigned long i)
+{
+	const struct node *n = &ix->inner[level][i];
+	struct sum s = { n->left, n->right, n->longest };
+
+	return s;
+}
+
+static struct sum get_sum(const struct modern_index *ix, unsigned int level, unsigned long i)
+{
+	return level ? inner_sum(ix, level, i) : leaf_sum(ix, i);
+}
+
+static void put_sum(struct modern_index *ix, unsigned int level, unsigned long i,
+		    struct sum s)
+{
+	struct node *n;
+
+	if (level == 0) {
+		ix->leaf[i] = (uint32_t)(s.left | s.right << FIELD_BITS |
+					 s.longest << (2 * FIELD_BITS));
+		return;
+	}
+	n = &ix->inner[level][i];
+	n->left = (uint32_t)s.left;
+	n->right = (uint32_t)s.right;
+	n->longest = (uint32_t)s.longest;
+}
+
+/*
+ * Append a piece of @len bits with summary @p to the running summary @acc
+ * (which covers @acc_len bits so far).
+ */
+static void sum_append(struct sum *acc, uint64_t acc_len, struct sum p, uint64_t len)
+{
+	uint64_t mid = acc->right + p.left;
+
+	if (acc->left == acc_len)
+		acc->left = acc_len + p.left;
+	if (mid > acc->longest)
+		acc->longest = mid;
+	if (p.longest > acc->longest)
+		acc->longest = p.longest;
+	acc->right = p.left == len ? acc->right + len : p.right;
+}
+
+static struct sum word_sum(unsigned long w)
+{
+	struct sum s = { ctz_or_bpl(w), clz_or_bpl(w), 0 };
+
+	s.longest = w ? word_longest(w) : BPL;
+	return s;
+}
+
+static struct sum compute_leaf(const struct modern_index *ix, const unsigned long *map,
+			       unsigned long i)
+{
+	struct sum acc = { 0, 0, 0 }, ws;
+	unsigned long wi, w, k;
+
+	for (k = 0; k < LEAF_WORDS; k++) {
+		wi = i * LEAF_WORDS + k;
+		w = used_word(ix, map, wi);
+		if (w == ~0UL)
+			ws = (struct sum){ 0, 0, 0 };
+		else if (!w)
+			ws = (struct sum){ BPL, BPL, BPL };
+		else if (acc.longest >= BPL - 2 ||
+			 !run_starts(~w, (unsigned long)acc.longest + 1)) {
+			/* No run inside can beat the best; edges still count. */
+			ws.left = ctz_or_bpl(w);
+			ws.right = clz_or_bpl(w);
+			ws.longest = ws.left > ws.right ? ws.left : ws.right;
+		} else {
+			ws = word_sum(w);
+		}
+		sum_append(&acc, (uint64_t)k * BPL, ws, BPL);
+	}
+	return acc;
+}
+
+/*
+ * A node from its children, in one pass: carry is the run of free bits that
+ * ends at the current child's low edge.  Missing children (past the end of
+ * the level) read as used.
+ */
+static struct sum compute_inner(const struct modern_index *ix, unsigned int level,
+				unsigned long i)
+{
+	uint64_t cspan = span(level - 1), carry = 0, best = 0, left = 0, cand;
+	unsigned long first = i * FAN, n = ix->count[level - 1] - first, k;
+	bool prefix = true;
+	struct sum c, acc;
+
+	if (n > FAN)
+		n = FAN;
+	for (k = 0; k < n; k++) {
+		c = level == 1 ? leaf_sum(ix, first + k) : inner_sum(ix, level - 1, first + k);
+		cand = carry + c.left;
+		best = cand > best ? cand : best;
+		best = c.longest > best ? c.longest : best;
+		if (prefix) {
+			left += c.left;
+			prefix = c.left == cspan;
+		}
+		carry = c.left == cspan ? carry + cspan : c.right;
+	}
+	acc.left = left;
+	acc.right = n == FAN ? carry : 0;
+	acc.longest = carry > best ? carry : best;
+	return acc;
+}
+
+static struct sum compute(const struct modern_index *ix, const unsigned long *map,
+			  unsigned int level, unsigned long i)
+{
+	return level ? compute_inner(ix, level, i) : compute_leaf(ix, map, i);
+}
+
+/* ------------------------------------------------------------ life cycle */
+
+static unsigned int plan_levels(unsigned long nbits, unsigned long *count)
+{
+	unsigned int levels = 1;
+
+	count[0] = ceil_div(nbits, LEAF_BITS);
+	while (count[levels - 1] > 1) {
+		count[levels] = ceil_div(count[levels - 1], FAN);
+		levels++;
+	}
+	return levels;
+}
+
+size_t modern_index_bytes(unsigned long nbits)
+{
+	unsigned long count[MAX_LEVELS];
+	unsigned int levels, l;
+	size_t bytes;
+
+	if (nbits == 0 || nbits > MODERN_INDEX_MAX_BITS)
+		return 0;
+	levels = plan_levels(nbits, count);
+	bytes = sizeof(struct modern_index) + count[0] * sizeof(uint32_t);
+	for (l = 1; l < levels; l++)
+		bytes += count[l] * sizeof(struct node);
+	return bytes;
+}
+
+struct modern_index *modern_index_create(const unsigned long *map, unsigned long nbits)
+{
+	struct modern_index *ix;
+	unsigned char *p;
+	unsigned int l;
+
+	if (nbits == 0 || nbits > MODERN_INDEX_MAX_BITS)
+		return NULL;
+	ix = calloc(1, modern_index_bytes(nbits));
+	if (!ix)
+		return NULL;
+	ix->nbits = nbits;
+	ix->nwords = modern_bits_to_longs(nbits);
+	ix->nlevels = plan_levels(nbits, ix->count);
+	/* Inner nodes first: they need the stricter alignment. */
+	p = (unsigned char *)(ix + 1);
+	for (l = 1; l < ix->nlevels; l++) {
+		ix->inner[l] = (struct node *)(void *)p;
+		p += ix->count[l] * sizeof(struct node);
+	}
+	ix->leaf = (uint32_t *)(void *)p;
+	modern_index_rebuild(ix, map);
+	return ix;
+}
+
+void modern_index_destroy(struct modern_index *ix)
+{
+	free(ix);
+}
+
+void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
+{
+	unsigned int l;
+	unsigned long i;
+
+	for (l = 0; l < ix->nlevels; l++)
+		for (i = 0; i < ix->count[l]; i++)
+			put_sum(ix, l, i, compute(ix, map, l, i));
+}
+
+/* Does the change [@start, @start + @nr) cover node (@level, @i) whole? */
+static bool covered(const struct modern_index *ix, const unsigned long *map,
+		    unsigned int level, unsigned long i, unsigned long start, unsigned long nr)
+{
+	uint64_t first = (uint64_t)i * span(level);
+
+	(void)ix;
+	(void)map;
+	return first >= start && first + span(level) <= (uint64_t)start + nr;
+}
+
+/* A covered node was set or cleared as a whole: one word tells which. */
+static struct sum uniform(const struct modern_index *ix, const unsigned long *map,
+			  unsigned int level, unsigned long i)
+{
+	uint64_t n = span(level);
+	struct sum s = { n, n, n };
+
+	if (used_word(ix, map, (unsigned long)(((uint64_t)i * n) / BPL)))
+		s = (struct sum){ 0, 0, 0 };
+	return s;
+}
+
+static bool sum_eq(struct sum a, struct sum b)
+{
+	return a.left == b.left && a.right == b.right && a.longest == b.longest;
+}
+
+void modern_index_update(struct modern_index *ix, const unsigned long *map,
+			 unsigned long start, unsigned long nr)
+{
+	unsigned long from = start >> LEAF_SHIFT, to = (start + nr - 1) >> LEAF_SHIFT, i;
+	struct sum s;
+	unsigned int l;
+	bool changed;
+
+	for (l = 0; l < ix->nlevels; l++) {
+		changed = false;
+		for (i = from; i <= to; i++) {
+			s = covered(ix, map, l, i, start, nr) ? uniform(ix, map, l, i)
+							      : compute(ix, map, l, i);
+			if (!sum_eq(s, get_sum(ix, l, i))) {
+				put_sum(ix, l, i, s);
+				changed = true;
+			}
+		}
+		/* Parents only depend on their children's summaries. */
+		if (!changed)
+			return;
+		from >>= FAN_SHIFT;
+		to >>= FAN_SHIFT;
+	}
+}
+
+bool modern_index_verify(const struct modern_index *ix, const unsigned long *map)
+{
+	struct sum want, have;
+	unsigned int l;
+	unsigned long i;
+
+	for (l = 0; l < ix->nlevels; l++) {
+		for (i = 0; i < ix->count[l]; i++) {
+			want = compute(ix, map, l, i);
+			have = get_sum(ix, l, i);
+			if (!sum_eq(want, have))
+				return false;
+		}
+	}
+	return true;
+}
+
+unsigned long modern_index_longest(const struct modern_index *ix)
+{
+	return (unsigned long)get_sum(ix, ix->nlevels - 1, 0).longest;
+}
+
+/* ------------------------------------------------------------ first fit */
+
+/*
+ * Scan leaf @i's words from bit @lo (bits below it read as used) for @nr
+ * free bits, continuing the run of *@carry free bits that ends at the
+ * leaf's (or @lo's) low edge.
+ */
+static unsigned long leaf_scan(const struct modern_index *ix, const unsigned long *map,
+			       unsigned long i, unsigned long lo, unsigned long nr,
+			       uint64_t *carry)
+{
+	unsigned long wi = i * LEAF_WORDS, wend = wi + LEAF_WORDS, w, x;
+	unsigned int lead;
+
+	if (lo > wi * BPL)
+		wi = lo / BPL;
+	for (; wi < wend; wi++) {
+		w = used_word(ix, map, wi);
+		if (lo > wi * BPL)
+			w |= (1UL << (lo % BPL)) - 1;
+		lead = ctz_or_bpl(w);
+		if (*carry + lead >= nr)
+			return (unsigned long)(wi * BPL - *carry);
+		if (!w) {
+			*carry += BPL;
+			continue;
+		}
+		if (nr < BPL) {
+			x = run_starts(~w, nr);
+			if (x)
+				return wi * BPL + (unsigned long)__builtin_ctzl(x);
+		}
+		*carry = clz_or_bpl(w);
+	}
+	return MODERN_INDEX_NONE;
+}
+
+/*
+ * Node (@level, @i) holds a run of @nr free bits that does not start before
+ * it (the caller has checked carry + left < nr <= longest): go down to it,
+ * at each level taking the first child that settles the question.
+ */
+static unsigned long descend(const struct modern_index *ix, const unsigned long *map,
+			     unsigned int level, unsigned long i, unsigned long nr,
+			     uint64_t carry)
+{
+	unsigned long end;
+	struct sum s;
+
+	while (level > 0) {
+		level--;
+		i *= FAN;
+		end = i + FAN < ix->count[level] ? i + FAN : ix->count[level];
+		for (; i < end; i++) {
+			s = get_sum(ix, level, i);
+			if (carry + s.left >= nr)
+				return (unsigned long)((uint64_t)i * span(level) - carry);
+			if (s.longest >= nr)
+				break;
+			carry = s.left == span(level) ? carry + span(level) : s.right;
+		}
+		if (i == end)	/* the summaries lied: cannot happen */
+			return MODERN_INDEX_NONE;
+	}
+	return leaf_scan(ix, map, i, 0, nr, &carry);
+}
+
+unsigned long modern_index_find(const struct modern_index *ix, const unsigned long *map,
+				unsigned long lo, unsigned long nr)
+{
+	unsigned int level = 0, top = ix->nlevels - 1;
+	unsigned long i, r;
+	uint64_t carry = 0;
+	struct sum s;
+
+	if (lo >= ix->nbits || nr > ix->nbits - lo)
+		return MODERN_INDEX_NONE;
+	if (lo == 0) {
+		s = get_sum(ix, top, 0);
+		if (s.left >= nr)
+			return 0;
+		return s.longest >= nr ? descend(ix, map, top, 0, nr, 0) : MODERN_INDEX_NONE;
+	}
+	/* The leaf holding @lo from @lo on, then each level's right siblings,
+	 * climbing until one of them settles the question. */
+	i = lo >> LEAF_SHIFT;
+	r = leaf_scan(ix, map, i, lo, nr, &carry);
+	if (r != MODERN_INDEX_NONE)
+		return r;
+	for (;;) {
+		while ((i + 1) % FAN && i + 1 < ix->count[level]) {
+			i++;
+			s = get_sum(ix, level, i);
+			if (carry + s.left >= nr)
+				return (unsigned long)((uint64_t)i * span(level) - carry);
+			if (s.longest >= nr)
+				return level ? descend(ix, map, level, i, nr, carry)
+					     : leaf_scan(ix, map, i, 0, nr, &carry);
+			carry = s.left == span(level) ? carry + span(level) : s.right;
+		}
+		if (level == top)
+			return MODERN_INDEX_NONE;
+		i /= FAN;
+		level++;
+	}
+}
+
+/* ------------------------------------------------------------ next used bit */
+
+static unsigned long used_in_leaf(const struct modern_index *ix, const unsigned long *map,
+				  unsigned long i, unsigned long lo)
+{
+	unsigned long wi = lo / BPL, wend = (i + 1) * LEAF_WORDS, w;
+
+	for (; wi < wend; wi++) {
+		w = used_word(ix, map, wi);
+		if (lo > wi * BPL)
+			w &= ~0UL << (lo % BPL);
+		if (w)
+			return wi * BPL + (unsigned long)__builtin_ctzl(w);
+	}
+	return MODERN_INDEX_NONE;
+}
+
+static unsigned long next_used(const struct modern_index *ix, const unsigned long *map,
+			       unsigned int level, unsigned long i, unsigned long lo)
+{
+	uint64_t first = (uint64_t)i * span(level);
+	unsigned long c, cend, r;
+	struct sum s;
+
+	if (lo <= first) {
+		s = get_sum(ix, level, i);
+		if (s.left < span(level))
+			return (unsigned long)(first + s.left);
+		return MODERN_INDEX_NONE;
+	}
+	if (level == 0)
+		return used_in_leaf(ix, map, i, lo);
+	c = (unsigned long)(lo / span(level - 1));
+	cend = i * FAN + FAN < ix->count[level - 1] ? i * FAN + FAN : ix->count[level - 1];
+	for (; c < cend; c++) {
+		r = next_used(ix, map, level - 1, c, lo);
+		if (r != MODERN_INDEX_NONE)
+			return r;
+	}
+	return MODERN_INDEX_NONE;
+}
+
+/* The first used bit at or after @lo, or nbits (as find_next_bit()). */
+static unsigned long find_used(const struct modern_index *ix, const unsigned long *map,
+			       unsigned long lo)
+{
+	unsigned long r;
+
+	if (lo >= ix->nbits)
+		return ix->nbits;
+	r = next_used(ix, map, ix->nlevels - 1, 0, lo);
+	return r < ix->nbits ? r : ix->nbits;
+}
+
+/* ------------------------------------------------------------ variants */
+
+unsigned long modern_index_find_aligned(const struct modern_index *ix,
+					const unsigned long *map, unsigned long nr,
+					unsigned long mask, unsigned long off)
+{
+	unsigned long lo = 0, p, a, used;
+
+	for (;;) {
+		p = modern_index_find(ix, map, lo, nr);
+		if (p == MODERN_INDEX_NONE)
+			return p;
+		a = ((p + off + mask) & ~mask) - off;
+		if (a == p)
+			return p;
+		if (a >= ix->nbits || nr > ix->nbits - a)
+			return MODERN_INDEX_NONE;
+		/* Every aligned start below the first used bit in the window
+		 * would cover that bit: restart after it, as the kernel does. */
+		used = modern_find_next_bit(map, a + nr, a);
+		if (used >= a + nr)
+			return a;
+		lo = used + 1;
+	}
+}
+
+unsigned long modern_index_best_fit(const struct modern_index *ix,
+				    const unsigned long *map, unsigned long nr)
+{
+	unsigned long best = MODERN_INDEX_NONE, best_len = ~0UL, p, end;
+
+	p = modern_index_find(ix, map, 0, nr);
+	while (p != MODERN_INDEX_NONE) {
+		end = find_used(ix, map, p + nr);
+		if (end - p < best_len) {
+			best_len = end - p;
+			best = p;
+			if (best_len == nr)
+				break;
+		}
+		p = modern_index_find(ix, map, end + 1, nr);
+	}
+	return best;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * modern/index_internal.h - the free-run index of one chunk's bitmap (not
+ * installed).  modern/index.c states the design; this is what the pool and
+ * the checker call.
+ *
+ * An index answers the same questions as a linear search of the bitmap,
+ * with the same answers, in O(log n) instead of O(n).  It is only as exact
+ * as the updates it is told about: every change of the bitmap must be
+ * followed by modern_index_update() over the changed bits before the next
+ * search, so the pool uses it only while it serializes allocation and free
+ * (indexed mode, see gen_pool_set_lockless()).
+ */
+#ifndef GENALLOC_MODERN_INDEX_INTERNAL_H
+#define GENALLOC_MODERN_INDEX_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Chunks of more granules than this are searched linearly (the index keeps
+ * run lengths in 32 bits). */
+#define MODERN_INDEX_MAX_BITS 0xffffffffUL
+
+/* "No run found", from every search below. */
+#define MODERN_INDEX_NONE (~0UL)
+
+struct modern_index;
+
+/**
+ * modern_index_create() - an index for a bitmap of @nbits bits
+ * @map:   the bitmap (read to build the summaries; may be all clear)
+ * @nbits: bits in @map, 1 .. MODERN_INDEX_MAX_BITS
+ *
+ * Return: the index, or NULL when out of memory or @nbits is too large.
+ */
+struct modern_index *modern_index_create(const unsigned long *map, unsigned long nbits);
+
+/** modern_index_destroy() - free an index (NULL is a no-op) */
+void modern_index_destroy(struct modern_index *ix);
+
+/** modern_index_bytes() - bookkeeping of an index of @nbits bits, in bytes */
+size_t modern_index_bytes(unsigned long nbits);
+
+/** modern_index_rebuild() - recompute every summary from @map */
+void modern_index_rebuild(struct modern_index *ix, const unsigned long *map);
+
+/**
+ * modern_index_update() - bits [@start, @start + @nr) of @map were all set,
+ * or all cleared
+ * @ix:    the index
+ * @map:   the bitmap, already changed
+ * @start: first changed bit
+ * @nr:    number of changed bits, > 0
+ *
+ * The range must now be uniform (a claim or a release): whole leaves and
+ * nodes inside it are summarised from one word.  Anything else needs
+ * modern_index_rebuild().
+ */
+void modern_index_update(struct modern_index *ix, const unsigned long *map,
+			 unsigned long start, unsigned long nr);
+
+/**
+ * modern_index_verify() - does every summary match @map?
+ *
+ * Return: true if the index is exact.  Costs O(bitmap words).
+ */
+bool modern_index_verify(const struct modern_index *ix, const unsigned long *map);
+
+/** modern_index_longest() - the longest run of clear bits in the whole map */
+unsigned long modern_index_longest(const struct modern_index *ix);
+
+/**
+ * modern_index_find() - the lowest run of @nr clear bits at or after @lo
+ * @ix:  the index
+ * @map: its bitmap
+ * @lo:  first bit to consider
+ * @nr:  run length, > 0
+ *
+ * Return: the run's first bit, or MODERN_INDEX_NONE.
+ */
+unsigned long modern_index_find(const struct modern_index *ix, const unsigned long *map,
+				unsigned long lo, unsigned long nr);
+
+/**
+ * modern_index_find_aligned() - the lowest run whose start p satisfies
+ * (p + @off) & @mask == 0 (@mask + 1 a power of two)
+ *
+ * Equal to modern_bitmap_find_next_zero_area_off(map, nbits, 0, nr, mask,
+ * off) when that succeeds.
+ *
+ * Return: the run's first bit, or MODERN_INDEX_NONE.
+ */
+unsigned long modern_index_find_aligned(const struct modern_index *ix,
+					const unsigned long *map, unsigned long nr,
+					unsigned long mask, unsigned long off);
+
+/**
+ * modern_index_best_fit() - the smallest maximal run of clear bits holding
+ * @nr, the lowest on ties (gen_pool_best_fit()'s answer)
+ *
+ * Return: the run's first bit, or MODERN_INDEX_NONE.
+ */
+unsigned long modern_index_best_fit(const struct modern_index *ix,
+				    const unsigned long *map, unsigned long nr);
+
+#endif /* GENALLOC_MODERN_INDEX_INTERNAL_H */

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test/modern/test_index.c - the free-run index (modern/index.c) against the
+ * linear bitmap searches it replaces.
+ *
+ * Two levels: the index's own queries on random bitmaps of awkward sizes
+ * (one bit short of, at and past a word, a leaf and an inner node) against
+ * modern_bitmap_find_next_zero_area_off() and gen_pool_best_fit(); and whole
+ * pools, one indexed and one on the kernel's lock-free linear path, fed the
+ * same randomized calls with every algorithm, which must give the same
+ * address every time while gen_pool_check() (which verifies the index)
+ * passes after every step.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support.h"
+#include "modern/bitmap_internal.h"
+#include "modern/genalloc.h"
+#include "modern/index_internal.h"
+
+#define BPL MODERN_BITS_PER_LONG
+
+#define EXPECT_EQ(a, b)                                                       \
+	do {                                                                  \
+		unsigned long a_ = (a), b_ = (b);                             \
+		if (a_ != b_)                                                 \
+			ck_abort_msg("%s:%d: %s == %lu, want %s == %lu", __FILE__, \
+				     __LINE__, #a, a_, #b, b_);               \
+	} while (0)
+
+static bool long_run(void)
+{
+	const char *s = getenv("GENALLOC_STRESS");
+
+	return s && !strcmp(s, "long");
+}
+
+/* Sizes around every boundary the index has: word, leaf (512), inner node
+ * (4096), second inner level (32768). */
+static const unsigned long awkward[] = {
+	1, 2, 63, 64, 65, 511, 512, 513, 1000, 4095, 4096, 4097, 8191,
+	32767, 32768, 32769, 70001,
+};
+#define NR_AWKWARD (sizeof(awkward) / sizeof(awkward[0]))
+
+/*
+ * A random bitmap: runs of used and free bits of geometric-ish lengths, so
+ * that long free runs, single holes and word-straddling runs all occur.
+ * Each run is one uniform change, told to @ix when it is not NULL (the
+ * contract of modern_index_update()).
+ */
+static void random_map(struct modern_index *ix, unsigned long *map, unsigned long nbits,
+		       unsigned long long *rng)
+{
+	unsigned long i = 0, len;
+	int used = (int)test_rng_below(rng, 2);
+
+	while (i < nbits) {
+		len = 1 + test_rng_below(rng, 1UL << test_rng_below(rng, 10));
+		if (len > nbits - i)
+			len = nbits - i;
+		if (used)
+			modern_bitmap_set(map, i, len);
+		else
+			modern_bitmap_clear(map, i, len);
+		if (ix)
+			modern_index_update(ix, map, i, len);
+		i += len;
+		used = !used;
+	}
+}
+
+static unsigned long linear_first(const unsigned long *map, unsigned long nbits,
+				  unsigned long lo, unsigned long nr,
+				  unsigned long mask, unsigned long off)
+{
+	unsigned long r = modern_bitmap_find_next_zero_area_off(map, nbits, lo, nr, mask, off);
+
+	return r < nbits ? r : MODERN_INDEX_NONE;
+}
+
+static unsigned long linear_best(unsigned long *map, unsigned long nbits, unsigned long nr)
+{
+	unsigned long r = gen_pool_best_fit(map, nbits, 0, (unsigned int)nr, NULL, NULL, 0);
+
+	return r < nbits ? r : MODERN_INDEX_NONE;
+}
+
+/* Every query of one index against the linear search, on one bitmap. */
+static void compare_queries(const struct modern_index *ix, unsigned long *map,
+			    unsigned long nbits, unsigned long long *rng, int rounds)
+{
+	unsigned long lo, nr, mask, off;
+	int r;
+
+	for (r = 0; r < rounds; r++) {
+		nr = 1 + test_rng_below(rng, test_rng_below(rng, 4) ? 70 : nbits);
+		lo = test_rng_below(rng, 3) ? 0 : test_rng_below(rng, nbits);
+		EXPECT_EQ(modern_index_find(ix, map, lo, nr), linear_first(map, nbits, lo, nr, 0, 0));
+		mask = (1UL << test_rng_below(rng, 8)) - 1;
+		off = test_rng_below(rng, mask + 1);
+		EXPECT_EQ(modern_index_find_aligned(ix, map, nr, mask, off),
+			  linear_first(map, nbits, 0, nr, mask, off));
+		EXPECT_EQ(modern_index_best_fit(ix, map, nr), linear_best(map, nbits, nr));
+	}
+}
+
+START_TEST(queries_match_linear_search)
+{
+	unsigned long long rng = 0x1dea + (unsigned long long)_i;
+	unsigned long nbits = awkward[_i], *map;
+	struct modern_index *ix;
+	int maps;
+
+	map = calloc(modern_bits_to_longs(nbits), sizeof(long));
+	ck_assert_ptr_nonnull(map);
+	ix = modern_index_create(map, nbits);
+	ck_assert_ptr_nonnull(ix);
+	/* All free, then random maps, rebuilt or updated in pieces. */
+	compare_queries(ix, map, nbits, &rng, 50);
+	EXPECT_EQ(modern_index_longest(ix), nbits);
+	for (maps = 0; maps < (long_run() ? 200 : 20); maps++) {
+		random_map(maps % 2 ? NULL : ix, map, nbits, &rng);
+		if (maps % 2)
+			modern_index_rebuild(ix, map);
+		ck_assert(modern_index_verify(ix, map));
+		compare_queries(ix, map, nbits, &rng, 40);
+	}
+	/* All used. */
+	modern_bitmap_set(map, 0, nbits);
+	modern_index_update(ix, map, 0, nbits);
+	EXPECT_EQ(modern_index_longest(ix), 0);
+	EXPECT_EQ(modern_index_find(ix, map, 0, 1), MODERN_INDEX_NONE);
+	modern_index_destroy(ix);
+	free(map);
+}
+END_TEST
+
+/* Single-bit changes anywhere keep every summary exact, and a stale index
+ * is caught by verify. */
+START_TEST(single_bit_updates_stay_exact)
+{
+	const unsigned long nbits = 4 * 4096 + 77;
+	unsigned long long rng = 99;
+	unsigned long *map = calloc(modern_bits_to_longs(nbits), sizeof(long)), bit;
+	struct modern_index *ix = modern_index_create(map, nbits);
+	int i;
+
+	ck_assert_ptr_nonnull(ix);
+	for (i = 0; i < 3000; i++) {
+		bit = test_rng_below(&rng, nbits);
+		if (map[bit / BPL] >> (bit % BPL) & 1)
+			modern_bitmap_clear(map, bit, 1);
+		else
+			modern_bitmap_set(map, bit, 1);
+		modern_index_update(ix, map, bit, 1);
+		if (i % 100 == 0)
+			ck_assert(modern_index_verify(ix, map));
+	}
+	ck_assert(modern_index_verify(ix, map));
+	compare_queries(ix, map, nbits, &rng, 200);
+	memset(map, 0xff, modern_bits_to_longs(nbits) * sizeof(long));	/* behind its back */
+	ck_assert(!modern_index_verify(ix, map));
+	modern_index_destroy(ix);
+	free(map);
+}
+END_TEST
+
+START_TEST(bookkeeping_within_an_eighth_of_the_bitmap)
+{
+	unsigned long nbits;
+
+	ck_assert_uint_eq(modern_index_bytes(0), 0);
+	ck_assert_uint_eq(modern_index_bytes(MODERN_INDEX_MAX_BITS + 1), 0);
+	ck_assert_ptr_null(modern_index_create(NULL, 0));
+	for (nbits = 1UL << 16; nbits <= 1UL << 31; nbits <<= 1) {
+		size_t bitmap = modern_bits_to_longs(nbits) * sizeof(long);
+
+		ck_assert_uint_le(modern_index_bytes(nbits) * 8, bitmap);
+		ck_assert_uint_le(modern_index_bytes(nbits + 1) * 8, bitmap + sizeof(long));
+	}
+}
+END_TEST
+
+/* ------------------------------------------------------------ whole pools */
+
+enum algo { FIRST, ALIGN, ORDER, BEST, FIXED, NALGOS };
+
+struct twin {
+	struct gen_pool *ix, *lin;
+	unsigned long live_addr[512];
+	size_t live_size[512];
+	int nlive;
+};
+
+static const genpool_algo_t algos[NALGOS] = {
+	gen_pool_first_fit, gen_pool_first_fit_align, gen_pool_first_fit_order_align,
+	gen_pool_best_fit, gen_pool_fixed_alloc,
+};
+
+static void twin_add(struct twin *t, unsigned long addr, size_t size)
+{
+	ck_assert_int_eq(gen_pool_add(t->ix, addr, size, -1), 0);
+	ck_assert_int_eq(gen_pool_add(t->lin, addr, size, -1), 0);
+}
+
+static void twin_init(struct twin *t, int order)
+{
+	memset(t, 0, sizeof(*t));
+	t->ix = gen_pool_create(order, -1);
+	t->lin = gen_pool_create(order, -1);
+	ck_assert_ptr_nonnull(t->ix);
+	ck_assert_ptr_nonnull(t->lin);
+	gen_pool_set_lockless(t->lin, true);
+}
+
+static void twin_step(struct twin *t, unsigned long long *rng, size_t max_size)
+{
+	struct genpool_data_align al;
+	struct genpool_data_fixed fx;
+	unsigned long a, b;
+	void *data = NULL;
+	size_t size;
+	int k;
+
+	if (t->nlive && (t->nlive == 512 || test_rng_below(rng, 5) < 2)) {
+		k = (int)test_rng_below(rng, (unsigned long long)t->nlive);
+		gen_pool_free(t->ix, t->live_addr[k], t->live_size[k]);
+		gen_pool_free(t->lin, t->live_addr[k], t->live_size[k]);
+		t->nlive--;
+		t->live_addr[k] = t->live_addr[t->nlive];
+		t->live_size[k] = t->live_size[t->nlive];
+		return;
+	}
+	size = 1 + test_rng_below(rng, test_rng_below(rng, 4) ? 200 : max_size);
+	k = (int)test_rng_below(rng, NALGOS);
+	if (k == ALIGN) {
+		al.align = 1 << test_rng_below(rng, 12);
+		data = &al;
+	} else if (k == FIXED) {
+		fx.offset = test_rng_below(rng, max_size) << t->ix->min_alloc_order;
+		data = &fx;
+	}
+	a = gen_pool_alloc_algo(t->ix, size, algos[k], data);
+	b = gen_pool_alloc_algo(t->lin, size, algos[k], data);
+	if (a != b)
+		ck_abort_msg("algo %d size %zu: indexed 0x%lx, linear 0x%lx", k, size, a, b);
+	if (a) {
+		t->live_addr[t->nlive] = a;
+		t->live_size[t->nlive] = size;
+		t->nlive++;
+	}
+}
+
+static void twin_drain(struct twin *t)
+{
+	while (t->nlive) {
+		t->nlive--;
+		gen_pool_free(t->ix, t->live_addr[t->nlive], t->live_size[t->nlive]);
+		gen_pool_free(t->lin, t->live_addr[t->nlive], t->live_size[t->nlive]);
+	}
+	ck_assert_int_eq(gen_pool_check(t->ix), 0);
+	gen_pool_destroy(t->ix);
+	gen_pool_destroy(t->lin);
+}
+
+/* Chunks whose sizes end on and around word, leaf and node boundaries,
+ * at unaligned bases; the checker runs after every step. */
+START_TEST(indexed_pool_places_as_the_kernel)
+{
+	unsigned long long rng = 0xbeef + (unsigned long long)_i;
+	int order = (int)(_i % 4), steps = long_run() ? 20000 : 2500, s;
+	unsigned long base = 0x100000;
+	struct twin t;
+	size_t c;
+
+	twin_init(&t, order);
+	for (c = 0; c < 4; c++) {
+		unsigned long g = awkward[(c * 5 + (size_t)_i) % NR_AWKWARD] + 1;
+
+		twin_add(&t, base + ((unsigned long)c << order) * 3, g << order);
+		base += (g << order) + 0x10000;
+	}
+	for (s = 0; s < steps; s++) {
+		twin_step(&t, &rng, 3000);
+		if (s % 7 == 0 || !long_run())
+			ck_assert_int_eq(gen_pool_check(t.ix), 0);
+	}
+	twin_drain(&t);
+}
+END_TEST
+
+/* Many small chunks: the answer may be in any of them. */
+START_TEST(many_chunks_place_as_the_kernel)
+{
+	unsigned long long rng = 4242;
+	struct twin t;
+	int c, s;
+
+	twin_init(&t, 3);
+	for (c = 0; c < 200; c++)
+		twin_add(&t, 0x1000000 + (unsigned long)c * 0x10000,
+			 (size_t)(64 + test_rng_below(&rng, 4096)) * 8);
+	for (s = 0; s < 3000; s++)
+		twin_step(&t, &rng, 2000);
+	ck_assert_int_eq(gen_pool_check(t.ix), 0);
+	twin_drain(&t);
+}
+END_TEST
+
+/* Leaving the lock-free mode rebuilds the index from the bitmaps. */
+START_TEST(switching_modes_rebuilds_the_index)
+{
+	struct gen_pool *pool = gen_pool_create(3, -1);
+	unsigned long a, b, c;
+
+	ck_assert_int_eq(gen_pool_add(pool, 0x10000, 64 * 1024, -1), 0);
+	gen_pool_set_lockless(pool, true);
+	a = gen_pool_alloc(pool, 4000);
+	b = gen_pool_alloc(pool, 100);
+	c = gen_pool_alloc(pool, 5000);
+	gen_pool_free(pool, a, 4000);
+	ck_assert_int_eq(gen_pool_check(pool), 0);	/* no index check here */
+	gen_pool_set_lockless(pool, false);
+	ck_assert_int_eq(gen_pool_check(pool), 0);	/* rebuilt: exact */
+	ck_assert_uint_eq(gen_pool_alloc(pool, 4000), a);
+	gen_pool_free(pool, b, 100);
+	/* the 104-byte hole, not the tail after c */
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 8, gen_pool_best_fit, NULL), b);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_free(pool, a, 4000);
+	gen_pool_free(pool, b, 8);
+	gen_pool_free(pool, c, 5000);
+	ck_assert_uint_eq(gen_pool_avail(pool), 64 * 1024);
+	gen_pool_set_lockless(pool, false);	/* already indexed: no-op */
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
+	capture_errors();
+	gen_pool_set_lockless(NULL, true);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+}
+END_TEST
+
+/* A user algorithm still gets the bitmap, and the index learns what it took. */
+static unsigned long last_fit(unsigned long *map, unsigned long size, unsigned long start,
+			      unsigned int nr, void *data, struct gen_pool *pool,
+			      unsigned long start_addr)
+{
+	unsigned long i;
+
+	(void)start; (void)data; (void)pool; (void)start_addr;
+	for (i = size - nr + 1; i-- > 0;)
+		if (modern_find_next_bit(map, i + nr, i) >= i + nr)
+			return i;
+	return size;
+}
+
+START_TEST(user_algorithm_updates_the_index)
+{
+	struct gen_pool *pool = gen_pool_create(0, -1);
+
+	ck_assert_int_eq(gen_pool_add(pool, 0x1000, 1000, -1), 0);
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 10, last_fit, NULL), 0x1000 + 990);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 990), 0x1000);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 1), 0);
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 1, last_fit, NULL), 0);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_free(pool, 0x1000, 1000);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+Suite *modern_index_suite(void)
+{
+	Suite *s = suite_create("modern_index");
+	TCase *tc = tcase_create("index");
+
+	tcase_add_loop_test(tc, queries_match_linear_search, 0, (int)NR_AWKWARD);
+	tcase_add_test(tc, single_bit_updates_stay_exact);
+	tcase_add_test(tc, bookkeeping_within_an_eighth_of_the_bitmap);
+	tcase_add_loop_test(tc, indexed_pool_places_as_the_kernel, 0, 8);
+	tcase_add_test(tc, many_chunks_place_as_the_kernel);
+	tcase_add_test(tc, switching_modes_rebuilds_the_index);
+	tcase_add_test(tc, user_algorithm_updates_the_index);
+	suite_add_tcase(s, tc);
+	return s;
+}
