@@ -575,8 +575,7 @@ static void misuse_algo_data(struct run *r, unsigned sub)
 	struct genpool_data_fixed fx;
 	unsigned long a;
 
-	if (!r->n)	/* with no chunk no algorithm runs, so nothing is checked */
-		return;
+	/* Refused once per call, even when no chunk would be searched. */
 	if (sub == 0) {
 		al.align = bad_align[fuzz_u8(&r->in) % 6];
 		a = gen_pool_alloc_algo(r->pool, r->g, gen_pool_first_fit_align, &al);
