@@ -423,6 +423,28 @@ static void op_free(struct run *r)
 	r->live[k] = r->live[--r->nr_live];
 }
 
+/* The kernel lets a caller give back the head of a block and keep the
+ * rest; the bitmap only knows granules, so this must just work. */
+static void op_free_head(struct run *r)
+{
+	struct block *b, head;
+	unsigned long nr, k;
+
+	if (!r->nr_live)
+		return;
+	b = &r->live[fuzz_below(&r->in, (unsigned long)r->nr_live)];
+	nr = (b->size + r->g - 1) >> r->order;
+	if (nr < 2)
+		return;
+	k = 1 + fuzz_below(&r->in, nr - 1);
+	head = (struct block){ b->addr, k << r->order, b->chunk };
+	gen_pool_free(r->pool, head.addr, head.size);
+	fuzz_expect_quiet("free of a block's head");
+	ref_free(r, &head);
+	b->addr += k << r->order;
+	b->size = (nr - k) << r->order;
+}
+
 static void op_set_algo(struct run *r)
 {
 	struct choice ch;
@@ -680,8 +702,10 @@ static void step(struct run *r)
 		op_add(r);
 	else if (op < 7)
 		op_alloc(r);
-	else if (op < 11)
+	else if (op < 10)
 		op_free(r);
+	else if (op < 11)
+		op_free_head(r);
 	else if (op < 14)
 		op_misuse(r);
 	else if (op < 15)
