@@ -13,25 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/internal.h"
 #include "genalloc.h"
 #include "backend_internal.h"
 
 #define COMPAT_ENV "GENALLOC_BACKEND"
-
-/* 2005 allowed up to PAGE_SHIFT + 10 ("enough for IA64_GRANULE_SHIFT"). */
-#define COMPAT_MAX_SHIFT_OVER_PAGE 10
-
-static int compat_page_shift(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	int shift = 0;
-
-	if (page <= 0)
-		page = 4096;
-	while ((1L << shift) < page)
-		shift++;
-	return shift;
-}
 
 static const struct compat_backend_ops *compat_ops_of(enum compat_backend b)
 {
@@ -74,22 +60,14 @@ static int compat_resolve_backend(enum compat_backend asked, enum compat_backend
 static int compat_resolve_shift(int nr_chunks, int shift,
 				unsigned long (*fp)(struct gen_pool *))
 {
-	int page_shift = compat_page_shift();
-	const char *msg = NULL;
+	const char *msg = genalloc_2005_bad_create_args(nr_chunks, shift, fp != NULL);
 
-	if (shift < 0 || (shift > 0 && shift < ALLOC_MIN_SHIFT) ||
-	    shift > page_shift + COMPAT_MAX_SHIFT_OVER_PAGE)
-		msg = "max_chunk_shift out of range";
-	else if (nr_chunks < 0)
-		msg = "negative nr_chunks";
-	else if (nr_chunks > 0 && !fp)
-		msg = "nr_chunks without a get_new_chunk callback";
 	if (msg) {
 		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL,
 				0, (size_t)(shift < 0 ? 0 : shift), msg);
 		return -1;
 	}
-	return shift ? shift : page_shift;
+	return shift ? shift : genalloc_page_shift();
 }
 
 GENALLOC_API struct gen_pool *compat_gen_pool_create_backend(enum compat_backend backend,

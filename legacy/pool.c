@@ -4,37 +4,9 @@
  * prefill, and destruction of the bookkeeping (the 2005 code had none).
  */
 #include <stdlib.h>
-#include <unistd.h>
 
+#include "../common/internal.h"
 #include "internal.h"
-
-/* The kernel's PAGE_SHIFT, taken from the running system. */
-static int page_shift(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	int shift = 0;
-
-	if (page <= 0)
-		page = 4096;
-	while ((1L << shift) < page)
-		shift++;
-	return shift;
-}
-
-static const char *bad_create_args(int nr_chunks, int max_chunk_shift,
-				   unsigned long (*fp)(struct gen_pool *))
-{
-	/* 2005: "really an arbitrary limit, +10 is enough for IA64_GRANULE_SHIFT" */
-	if (max_chunk_shift > page_shift() + 10)
-		return "max_chunk_shift above page shift + 10";
-	if (max_chunk_shift < 0 || (max_chunk_shift && max_chunk_shift < ALLOC_MIN_SHIFT))
-		return "max_chunk_shift below ALLOC_MIN_SHIFT";
-	if (nr_chunks < 0)
-		return "negative nr_chunks";
-	if (nr_chunks > 0 && !fp)
-		return "nr_chunks without get_new_chunk";
-	return NULL;
-}
 
 static void free_bookkeeping(struct gen_pool *pool)
 {
@@ -66,7 +38,8 @@ static void prefill(struct gen_pool *pool, int nr_chunks)
 struct gen_pool *legacy_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
 		unsigned long (*get_new_chunk)(struct gen_pool *), unsigned long data)
 {
-	const char *bad = bad_create_args(nr_chunks, max_chunk_shift, get_new_chunk);
+	const char *bad = genalloc_2005_bad_create_args(nr_chunks, max_chunk_shift,
+							  get_new_chunk != NULL);
 	struct gen_pool *pool;
 
 	if (bad) {
@@ -75,7 +48,7 @@ struct gen_pool *legacy_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
 		return NULL;
 	}
 	if (!max_chunk_shift)
-		max_chunk_shift = page_shift();
+		max_chunk_shift = genalloc_page_shift();
 
 	pool = calloc(1, sizeof(*pool));
 	if (!pool)
