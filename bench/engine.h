@@ -97,6 +97,17 @@ struct bench_engine {
 	int arg2;
 };
 
+/*
+ * What the two 2005-API adapters share (bench/engine_2005.c): a pool shell
+ * with its chunk source, the prefill count and chunk shift for @cfg, and the
+ * 2005 rounding (the power of two at or above max(size, 32)).
+ */
+struct bench_pool *bench_pool_2005_new(const struct bench_engine *e,
+				       const struct bench_pool_config *cfg,
+				       int *nr_chunks, int *shift);
+void bench_pool_2005_release(struct bench_pool *p);
+size_t bench_granted_2005(const struct bench_pool *p, size_t size);
+
 /* The adapters' tables. */
 extern const struct bench_engine bench_engines_legacy[];
 extern const size_t bench_nr_engines_legacy;

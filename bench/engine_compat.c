@@ -11,15 +11,6 @@
 
 #include "compat/genalloc.h"
 
-static int log2_exact(size_t n)
-{
-	int s = 0;
-
-	while (((size_t)1 << s) < n)
-		s++;
-	return s;
-}
-
 static unsigned long compat_get_chunk(struct gen_pool *gp)
 {
 	struct bench_pool *p = (struct bench_pool *)gp->private;
@@ -30,27 +21,18 @@ static unsigned long compat_get_chunk(struct gen_pool *gp)
 static struct bench_pool *compat_create(const struct bench_engine *e,
 					const struct bench_pool_config *cfg)
 {
-	struct bench_pool *p = calloc(1, sizeof(*p));
-	int nr = 0;
+	int nr, shift;
+	struct bench_pool *p = bench_pool_2005_new(e, cfg, &nr, &shift);
 
 	if (!p)
 		return NULL;
-	p->engine = e;
-	p->cfg = *cfg;
-	if (bench_chunks_init(&p->chunks, cfg->chunk_size, cfg->capacity, 0))
-		goto fail;
-	if (cfg->regime == BENCH_FIXED)
-		nr = (int)(cfg->capacity / cfg->chunk_size);
-	p->impl = compat_gen_pool_create_backend(e->arg, nr, log2_exact(cfg->chunk_size),
+	p->impl = compat_gen_pool_create_backend(e->arg, nr, shift,
 						 compat_get_chunk, (unsigned long)p);
 	if (!p->impl) {
-		bench_chunks_release(&p->chunks);
-		goto fail;
+		bench_pool_2005_release(p);
+		return NULL;
 	}
 	return p;
-fail:
-	free(p);
-	return NULL;
 }
 
 static unsigned long compat_alloc(struct bench_pool *p, size_t size)
@@ -61,17 +43,6 @@ static unsigned long compat_alloc(struct bench_pool *p, size_t size)
 static void compat_free(struct bench_pool *p, unsigned long addr, size_t size)
 {
 	gen_pool_free(p->impl, addr, (int)size);
-}
-
-/* The 2005 contract: a power of two at or above max(size, 32), aligned. */
-static size_t compat_granted(const struct bench_pool *p, size_t size)
-{
-	size_t g = 32;
-
-	(void)p;
-	while (g < size)
-		g <<= 1;
-	return g;
 }
 
 static void compat_stats(struct bench_pool *p, struct bench_stats *st)
@@ -88,13 +59,12 @@ static void compat_stats(struct bench_pool *p, struct bench_stats *st)
 static void compat_destroy(struct bench_pool *p)
 {
 	compat_gen_pool_destroy(p->impl);
-	bench_chunks_release(&p->chunks);
-	free(p);
+	bench_pool_2005_release(p);
 }
 
 const struct bench_engine bench_engines_compat[] = {
 	{ "compat", "compat", "bitmap engine behind the 2005 API (compat/), same get_new_chunk",
-	  compat_create, compat_alloc, compat_free, compat_granted, compat_stats,
+	  compat_create, compat_alloc, compat_free, bench_granted_2005, compat_stats,
 	  compat_destroy, NULL, COMPAT_BACKEND_BITMAP, 0 },
 };
 const size_t bench_nr_engines_compat = 1;

@@ -13,15 +13,6 @@
 
 #include "legacy/genalloc.h"
 
-static int log2_exact(size_t n)
-{
-	int s = 0;
-
-	while (((size_t)1 << s) < n)
-		s++;
-	return s;
-}
-
 static unsigned long legacy_get_chunk(struct gen_pool *gp)
 {
 	struct bench_pool *p = (struct bench_pool *)gp->private;
@@ -32,27 +23,18 @@ static unsigned long legacy_get_chunk(struct gen_pool *gp)
 static struct bench_pool *legacy_create(const struct bench_engine *e,
 					const struct bench_pool_config *cfg)
 {
-	struct bench_pool *p = calloc(1, sizeof(*p));
-	int nr = 0;
+	int nr, shift;
+	struct bench_pool *p = bench_pool_2005_new(e, cfg, &nr, &shift);
 
 	if (!p)
 		return NULL;
-	p->engine = e;
-	p->cfg = *cfg;
-	if (bench_chunks_init(&p->chunks, cfg->chunk_size, cfg->capacity, 0))
-		goto fail;
-	if (cfg->regime == BENCH_FIXED)
-		nr = (int)(cfg->capacity / cfg->chunk_size);
-	p->impl = alloc_gen_pool(nr, log2_exact(cfg->chunk_size), legacy_get_chunk,
+	p->impl = alloc_gen_pool(nr, shift, legacy_get_chunk,
 				 (unsigned long)p);
 	if (!p->impl) {
-		bench_chunks_release(&p->chunks);
-		goto fail;
+		bench_pool_2005_release(p);
+		return NULL;
 	}
 	return p;
-fail:
-	free(p);
-	return NULL;
 }
 
 static unsigned long legacy_alloc(struct bench_pool *p, size_t size)
@@ -63,17 +45,6 @@ static unsigned long legacy_alloc(struct bench_pool *p, size_t size)
 static void legacy_free(struct bench_pool *p, unsigned long addr, size_t size)
 {
 	gen_pool_free(p->impl, addr, (int)size);
-}
-
-/* The 2005 buddy serves the power of two at or above max(size, 32). */
-static size_t legacy_granted(const struct bench_pool *p, size_t size)
-{
-	size_t g = 32;
-
-	(void)p;
-	while (g < size)
-		g <<= 1;
-	return g;
 }
 
 static void legacy_stats(struct bench_pool *p, struct bench_stats *st)
@@ -90,8 +61,7 @@ static void legacy_stats(struct bench_pool *p, struct bench_stats *st)
 static void legacy_destroy(struct bench_pool *p)
 {
 	legacy_gen_pool_destroy(p->impl);
-	bench_chunks_release(&p->chunks);
-	free(p);
+	bench_pool_2005_release(p);
 }
 
 static void legacy_set_slow(struct bench_pool *p, int on)
@@ -101,7 +71,7 @@ static void legacy_set_slow(struct bench_pool *p, int on)
 
 const struct bench_engine bench_engines_legacy[] = {
 	{ "buddy", "buddy", "2005 power-of-two buddy (legacy/), get_new_chunk growth",
-	  legacy_create, legacy_alloc, legacy_free, legacy_granted, legacy_stats,
+	  legacy_create, legacy_alloc, legacy_free, bench_granted_2005, legacy_stats,
 	  legacy_destroy, legacy_set_slow, 0, 0 },
 };
 const size_t bench_nr_engines_legacy = 1;
