@@ -187,6 +187,40 @@ void modern_bitmap_clear(unsigned long *map, unsigned long start, unsigned long 
 	for_each_word(map, start, nr, clear_all);
 }
 
+/* One word's bits @mask set or cleared by the only writer: no RMW needed. */
+static void assign_word(unsigned long *map, unsigned long i, unsigned long mask, int set)
+{
+	unsigned long w = load_word(map, i);
+
+	atomic_store_explicit(word(map, i), set ? w | mask : w & ~mask, memory_order_relaxed);
+}
+
+static void assign_range(unsigned long *map, unsigned long start, unsigned long nr, int set)
+{
+	unsigned long i = start / BPL, end = start + nr, last = (end - 1) / BPL;
+
+	if (i == last) {
+		assign_word(map, i, first_word_mask(start) & last_word_mask(end), set);
+		return;
+	}
+	assign_word(map, i, first_word_mask(start), set);
+	for (i++; i < last; i++)
+		atomic_store_explicit(word(map, i), set ? ~0UL : 0UL, memory_order_relaxed);
+	assign_word(map, last, last_word_mask(end), set);
+}
+
+void modern_bitmap_set_excl(unsigned long *map, unsigned long start, unsigned long nr)
+{
+	if (nr)
+		assign_range(map, start, nr, 1);
+}
+
+void modern_bitmap_clear_excl(unsigned long *map, unsigned long start, unsigned long nr)
+{
+	if (nr)
+		assign_range(map, start, nr, 0);
+}
+
 unsigned long modern_bitmap_set_ll(unsigned long *map, unsigned long start,
 				   unsigned long nr)
 {

@@ -70,6 +70,18 @@ void modern_bitmap_set(unsigned long *map, unsigned long start, unsigned long nr
 void modern_bitmap_clear(unsigned long *map, unsigned long start, unsigned long nr);
 
 /**
+ * modern_bitmap_set_excl() - set bits [@start, @start + @nr), sole writer
+ *
+ * For a caller that excludes every other writer of @map (the pool's lock in
+ * indexed mode): plain relaxed stores, whole words at a time, no
+ * read-modify-write instructions.  Readers still see whole words.
+ */
+void modern_bitmap_set_excl(unsigned long *map, unsigned long start, unsigned long nr);
+
+/** modern_bitmap_clear_excl() - clear bits [@start, @start + @nr), sole writer */
+void modern_bitmap_clear_excl(unsigned long *map, unsigned long start, unsigned long nr);
+
+/**
  * modern_bitmap_set_ll() - claim bits [@start, @start + @nr), word by word
  *
  * Each word is claimed with one compare-and-swap only if none of its bits in

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bitmap_internal.h"
+#include "chunkdir_internal.h"
 #include "index_internal.h"
 #include "pool_internal.h"
 
@@ -70,6 +71,11 @@ int modern_gen_pool_check(struct gen_pool *pool)
 				"NULL pool");
 		return -1;
 	}
+	if (!pool->lockless && !modern_dir_verify(pool->dir)) {
+		genalloc_report(GENALLOC_BUG, GENALLOC_ECORRUPT, "gen_pool_check", pool, 0, 0,
+				"chunk directory does not match the chunks");
+		return -1;
+	}
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
 		if (check_chunk(pool, chunk))
 			return -1;
@@ -121,7 +127,9 @@ void modern_gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st)
 				pool ? "NULL statistics buffer" : "NULL pool");
 		return;
 	}
-	st->metadata_bytes = sizeof(*pool);
+	pthread_mutex_lock(&pool->lock);
+	st->metadata_bytes = sizeof(*pool) + modern_dir_bytes(pool->dir);
+	pthread_mutex_unlock(&pool->lock);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
 		st->nr_chunks++;
 		st->size += modern_chunk_size(chunk);

@@ -100,6 +100,7 @@ typedef uint64_t dma_addr_t;
 
 struct gen_pool;
 struct modern_index;
+struct modern_chunk_dir;
 struct device;
 struct device_node;
 
@@ -138,6 +139,8 @@ typedef unsigned long (*genpool_algo_t)(unsigned long *map, unsigned long size,
  *                   (set by devm_gen_pool_create())
  * @lockless:        the kernel's lock-free linear search instead of the
  *                   index (gen_pool_set_lockless())
+ * @dir:             the chunks by age and by address, for indexed mode
+ *                   (modern/chunkdir.c); written under @lock
  */
 struct gen_pool {
 	pthread_mutex_t lock;
@@ -147,6 +150,7 @@ struct gen_pool {
 	void *data;
 	const char *name;
 	bool lockless;
+	struct modern_chunk_dir *dir;
 };
 
 /**

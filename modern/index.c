@@ -267,29 +267,40 @@ static struct sum compute_leaf(const struct modern_index *ix, const unsigned lon
 
 /*
  * A node from its children, in one pass: carry is the run of free bits that
- * ends at the current child's low edge.  Missing children (past the end of
- * the level) read as used.
+ * ends at the current child's low edge, prefix whether every child so far
+ * was all free.  Missing children (past the end of the level) read as used.
  */
+#define COMBINE_CHILD(c)                                                      \
+	do {                                                                  \
+		uint64_t cand_ = carry + (c).left;                            \
+		bool full_ = (c).left == cspan;                               \
+		best = cand_ > best ? cand_ : best;                           \
+		best = (c).longest > best ? (c).longest : best;               \
+		left += prefix ? (c).left : 0;                                \
+		prefix = prefix && full_;                                     \
+		carry = full_ ? carry + cspan : (c).right;                    \
+	} while (0)
+
 static struct sum compute_inner(const struct modern_index *ix, unsigned int level,
 				unsigned long i)
 {
-	uint64_t cspan = span(level - 1), carry = 0, best = 0, left = 0, cand;
+	uint64_t cspan = span(level - 1), carry = 0, best = 0, left = 0;
 	unsigned long first = i * FAN, n = ix->count[level - 1] - first, k;
 	bool prefix = true;
 	struct sum c, acc;
 
 	if (n > FAN)
 		n = FAN;
-	for (k = 0; k < n; k++) {
-		c = level == 1 ? leaf_sum(ix, first + k) : inner_sum(ix, level - 1, first + k);
-		cand = carry + c.left;
-		best = cand > best ? cand : best;
-		best = c.longest > best ? c.longest : best;
-		if (prefix) {
-			left += c.left;
-			prefix = c.left == cspan;
+	if (level == 1) {
+		for (k = 0; k < n; k++) {
+			c = leaf_sum(ix, first + k);
+			COMBINE_CHILD(c);
 		}
-		carry = c.left == cspan ? carry + cspan : c.right;
+	} else {
+		const struct node *nd = &ix->inner[level - 1][first];
+
+		for (k = 0; k < n; k++)
+			COMBINE_CHILD(nd[k]);
 	}
 	acc.left = left;
 	acc.right = n == FAN ? carry : 0;
@@ -400,6 +411,74 @@ static bool sum_eq(struct sum a, struct sum b)
 	return a.left == b.left && a.right == b.right && a.longest == b.longest;
 }
 
+/* The first bit of the free run that ends at @a - 1, within leaf @i. */
+static unsigned long run_start(const struct modern_index *ix, const unsigned long *map,
+			       unsigned long i, unsigned long a)
+{
+	unsigned long first = i << LEAF_SHIFT, wi, w;
+
+	while (a > first) {
+		wi = (a - 1) / BPL;
+		w = used_word(ix, map, wi);
+		if (a % BPL)
+			w &= ~0UL >> (BPL - a % BPL);
+		if (w)
+			return wi * BPL + BPL - (unsigned long)__builtin_clzl(w);
+		a = wi * BPL;
+	}
+	return first;
+}
+
+/* The first used bit at or after @b within leaf @i (its end if none). */
+static unsigned long run_end(const struct modern_index *ix, const unsigned long *map,
+			     unsigned long i, unsigned long b)
+{
+	unsigned long end = (i + 1) << LEAF_SHIFT, wi, w;
+
+	while (b < end) {
+		wi = b / BPL;
+		w = used_word(ix, map, wi) & (~0UL << (b % BPL));
+		if (w)
+			return wi * BPL + (unsigned long)__builtin_ctzl(w);
+		b = (wi + 1) * BPL;
+	}
+	return end;
+}
+
+/*
+ * Leaf @i after bits [@a, @b) inside it were all set or all cleared: only
+ * the run around them changed, so the old summary mostly still holds.  A
+ * release merges [s, a), [a, b) and [b, e) into one run, which can only
+ * grow the numbers; a claim splits the run [s, e), which only matters for
+ * longest when that run was a longest one (then the leaf is rescanned).
+ */
+static struct sum leaf_changed(const struct modern_index *ix, const unsigned long *map,
+			       unsigned long i, unsigned long a, unsigned long b)
+{
+	unsigned long first = i << LEAF_SHIFT, end = first + LEAF_BITS;
+	unsigned long s = run_start(ix, map, i, a), e;
+	struct sum old = leaf_sum(ix, i), n = old;
+
+	if (used_word(ix, map, a / BPL) >> (a % BPL) & 1) {
+		e = run_end(ix, map, i, b);
+		if (e - s >= old.longest)
+			return compute_leaf(ix, map, i);
+		if (s == first)
+			n.left = a - first;
+		if (e == end)
+			n.right = end - b;
+		return n;
+	}
+	e = run_end(ix, map, i, b);
+	if (e - s > n.longest)
+		n.longest = e - s;
+	if (s == first)
+		n.left = e - first;
+	if (e == end)
+		n.right = end - s;
+	return n;
+}
+
 void modern_index_update(struct modern_index *ix, const unsigned long *map,
 			 unsigned long start, unsigned long nr)
 {
@@ -411,8 +490,13 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 	for (l = 0; l < ix->nlevels; l++) {
 		changed = false;
 		for (i = from; i <= to; i++) {
-			s = covered(ix, map, l, i, start, nr) ? uniform(ix, map, l, i)
-							      : compute(ix, map, l, i);
+			if (nr >= span(l) && covered(ix, map, l, i, start, nr))
+				s = uniform(ix, map, l, i);
+			else if (l == 0)
+				s = leaf_changed(ix, map, i, i == from ? start : i << LEAF_SHIFT,
+						 i == to ? start + nr : (i + 1) << LEAF_SHIFT);
+			else
+				s = compute_inner(ix, l, i);
 			if (!sum_eq(s, get_sum(ix, l, i))) {
 				put_sum(ix, l, i, s);
 				changed = true;

@@ -16,6 +16,7 @@
 
 #include "algo_internal.h"
 #include "bitmap_internal.h"
+#include "chunkdir_internal.h"
 #include "index_internal.h"
 #include "pool_internal.h"
 
@@ -73,7 +74,13 @@ struct gen_pool *modern_gen_pool_create(int min_alloc_order, int nid)
 	pool = malloc(sizeof(*pool));
 	if (!pool)
 		return NULL;
+	pool->dir = modern_dir_create();
+	if (!pool->dir) {
+		free(pool);
+		return NULL;
+	}
 	if (pthread_mutex_init(&pool->lock, NULL)) {
+		modern_dir_destroy(pool->dir);
 		free(pool);
 		return NULL;
 	}
@@ -114,19 +121,23 @@ static bool overlaps_any(struct gen_pool *pool, unsigned long start, unsigned lo
 	return false;
 }
 
-/* Link a finished chunk in front; false if it overlaps one already there. */
-static bool publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk)
+/* Link a finished chunk in front and into the directory: 0, -EINVAL if it
+ * overlaps a chunk already there, -ENOMEM. */
+static int publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk)
 {
-	bool overlap;
+	int rc = 0;
 
 	pthread_mutex_lock(&pool->lock);
-	overlap = overlaps_any(pool, chunk->start_addr, chunk->end_addr);
-	if (!overlap) {
+	if (overlaps_any(pool, chunk->start_addr, chunk->end_addr))
+		rc = -EINVAL;
+	else if (modern_dir_add(pool->dir, chunk))
+		rc = -ENOMEM;
+	if (!rc) {
 		chunk->next_chunk = atomic_load_explicit(&pool->chunks, memory_order_relaxed);
 		atomic_store_explicit(&pool->chunks, chunk, memory_order_release);
 	}
 	pthread_mutex_unlock(&pool->lock);
-	return !overlap;
+	return rc;
 }
 
 static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys,
@@ -134,6 +145,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 {
 	struct gen_pool_chunk *chunk;
 	unsigned long nbits;
+	int rc;
 
 	if (!pool_ok(pool, func))
 		return -EINVAL;
@@ -156,9 +168,12 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	chunk->end_addr = virt + (size - 1);
 	chunk->nbits = nbits;
 	atomic_init(&chunk->avail, (long)size);
-	if (!publish_chunk(pool, chunk)) {
+	rc = publish_chunk(pool, chunk);
+	if (rc) {
 		modern_index_destroy(chunk->index);
 		free(chunk);
+		if (rc == -ENOMEM)
+			return rc;
 		genalloc_report(GENALLOC_WARN, GENALLOC_EOVERLAP, func, pool, virt, size,
 				"range overlaps a chunk of the pool");
 		return -EINVAL;
@@ -250,6 +265,7 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 		free(chunk);
 	}
 	pthread_mutex_destroy(&pool->lock);
+	modern_dir_destroy(pool->dir);
 	free((void *)pool->name);
 	free(pool);
 }
@@ -298,7 +314,7 @@ static bool claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 	if (modern_algo_indexed(algo, data, pool, chunk, nbits, bit)) {
 		if (*bit >= chunk->nbits)
 			return false;
-		modern_bitmap_set(chunk->bits, *bit, nbits);
+		modern_bitmap_set_excl(chunk->bits, *bit, nbits);
 	} else if (!claim_in_chunk(pool, chunk, nbits, algo, data, bit)) {
 		return false;
 	}
@@ -313,37 +329,50 @@ static bool builtin_algo(genpool_algo_t algo)
 	       algo == gen_pool_fixed_alloc;
 }
 
-/* A built-in algorithm cannot succeed in a chunk without a long enough run:
- * the index says so in O(1), where the kernel would scan the bitmap. */
-static bool cannot_fit(const struct gen_pool_chunk *chunk, unsigned long nbits,
-		       genpool_algo_t algo)
+/* Try the chunk in @slot; on success the directory learns its new longest run. */
+static bool alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size,
+			  unsigned long nbits, genpool_algo_t algo, void *data,
+			  unsigned long *addr, void **owner)
 {
-	return chunk->index && modern_index_longest(chunk->index) < nbits &&
-	       builtin_algo(algo);
+	struct gen_pool_chunk *chunk = modern_dir_chunk(pool->dir, slot);
+	int order = pool->min_alloc_order;
+	unsigned long bit;
+
+	/* The kernel's cheap skip compares the unrounded size. */
+	if (size > (unsigned long)atomic_load_explicit(&chunk->avail, memory_order_relaxed))
+		return false;
+	if (!claim_indexed(pool, chunk, nbits, algo, data, &bit))
+		return false;
+	modern_dir_refresh(pool->dir, slot);
+	atomic_fetch_sub_explicit(&chunk->avail, (long)(nbits << order), memory_order_relaxed);
+	if (owner)
+		*owner = chunk->owner;
+	*addr = chunk->start_addr + (bit << order);
+	return true;
 }
 
+/*
+ * Chunks in the kernel's order (newest first, i.e. descending slot).  For a
+ * built-in algorithm the directory jumps straight to the next chunk whose
+ * longest free run can hold the request; a user algorithm sees them all.
+ */
 static unsigned long alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 				   genpool_algo_t algo, void *data, void **owner)
 {
-	int order = pool->min_alloc_order;
-	struct gen_pool_chunk *chunk;
-	unsigned long bit, addr = 0;
+	bool builtin = builtin_algo(algo);
+	unsigned long addr = 0;
+	size_t slot;
 
 	pthread_mutex_lock(&pool->lock);
-	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
-		if (size > (unsigned long)atomic_load_explicit(&chunk->avail,
-							       memory_order_relaxed))
-			continue;
-		if (cannot_fit(chunk, nbits, algo))
-			continue;
-		if (!claim_indexed(pool, chunk, nbits, algo, data, &bit))
-			continue;
-		atomic_fetch_sub_explicit(&chunk->avail, (long)(nbits << order),
-					  memory_order_relaxed);
-		if (owner)
-			*owner = chunk->owner;
-		addr = chunk->start_addr + (bit << order);
-		break;
+	slot = modern_dir_count(pool->dir);
+	while (slot-- > 0) {
+		if (builtin) {
+			slot = modern_dir_prev_fit(pool->dir, slot, nbits);
+			if (slot == MODERN_DIR_NONE)
+				break;
+		}
+		if (alloc_in_slot(pool, slot, size, nbits, algo, data, &addr, owner))
+			break;
 	}
 	pthread_mutex_unlock(&pool->lock);
 	return addr;
@@ -504,15 +533,17 @@ static bool free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 {
 	struct gen_pool_chunk *chunk;
 	unsigned long start, nbits;
+	size_t slot;
 	bool ok;
 
 	pthread_mutex_lock(&pool->lock);
-	chunk = find_chunk(pool, addr);
+	chunk = modern_dir_lookup(pool->dir, addr, &slot);
 	ok = free_ok(pool, chunk, addr, size, err, &start, &nbits);
 	if (ok) {
-		modern_bitmap_clear(chunk->bits, start, nbits);
+		modern_bitmap_clear_excl(chunk->bits, start, nbits);
 		if (chunk->index)
 			modern_index_update(chunk->index, chunk->bits, start, nbits);
+		modern_dir_refresh(pool->dir, slot);
 		atomic_fetch_add_explicit(&chunk->avail, (long)(nbits << pool->min_alloc_order),
 					  memory_order_relaxed);
 	}
@@ -718,12 +749,17 @@ void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo, void *
 void modern_gen_pool_set_lockless(struct gen_pool *pool, bool lockless)
 {
 	struct gen_pool_chunk *chunk;
+	size_t slot;
 
 	if (!pool_ok(pool, "gen_pool_set_lockless"))
 		return;
-	if (pool->lockless && !lockless)
-		for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
+	if (pool->lockless && !lockless) {
+		for (slot = 0; slot < modern_dir_count(pool->dir); slot++) {
+			chunk = modern_dir_chunk(pool->dir, slot);
 			if (chunk->index)
 				modern_index_rebuild(chunk->index, chunk->bits);
+			modern_dir_refresh(pool->dir, slot);
+		}
+	}
 	pool->lockless = lockless;
 }

@@ -291,7 +291,8 @@ START_TEST(indexed_pool_places_as_the_kernel)
 }
 END_TEST
 
-/* Many small chunks: the answer may be in any of them. */
+/* Many small chunks, added in shuffled address order: the answer may be in
+ * any of them, and frees must find theirs. */
 START_TEST(many_chunks_place_as_the_kernel)
 {
 	unsigned long long rng = 4242;
@@ -299,8 +300,8 @@ START_TEST(many_chunks_place_as_the_kernel)
 	int c, s;
 
 	twin_init(&t, 3);
-	for (c = 0; c < 200; c++)
-		twin_add(&t, 0x1000000 + (unsigned long)c * 0x10000,
+	for (c = 0; c < 1000; c++)
+		twin_add(&t, 0x1000000 + (unsigned long)((c * 617) % 1000) * 0x10000,
 			 (size_t)(64 + test_rng_below(&rng, 4096)) * 8);
 	for (s = 0; s < 3000; s++)
 		twin_step(&t, &rng, 2000);

@@ -12,6 +12,7 @@
 
 #include "../support.h"
 #include "modern/genalloc.h"
+#include "modern/chunkdir_internal.h"
 #include "modern/index_internal.h"
 #include "modern/linux/genalloc.h"	/* the kernel include path compiles too */
 
@@ -380,7 +381,8 @@ START_TEST(stats_describe_free_space)
 	ck_assert_uint_eq(st.hist[7], 1);	/* 224 bytes at 0x10020 */
 	ck_assert_uint_eq(st.metadata_bytes, sizeof(struct gen_pool) +
 			  2 * sizeof(struct gen_pool_chunk) + 2 * sizeof(long) +
-			  modern_index_bytes(16) + modern_index_bytes(4));
+			  modern_index_bytes(16) + modern_index_bytes(4) +
+			  modern_dir_bytes(pool->dir));
 	gen_pool_free(pool, 0x20000, 16);
 	gen_pool_free(pool, 0x20020, 32);
 	gen_pool_free(pool, 0x10000, 32);

@@ -127,6 +127,7 @@ START_TEST(threads_never_share_a_granule)
 
 	pool = gen_pool_create(ORDER, -1);
 	ck_assert_ptr_nonnull(pool);
+	gen_pool_set_lockless(pool, _i);	/* both modes: indexed, lock-free */
 	/* Small chunks so that threads meet, fail and fall through to others. */
 	ck_assert_int_eq(gen_pool_add(pool, BASE, CHUNK_BYTES / 16, -1), 0);
 	ck_assert_int_eq(gen_pool_add(pool, BASE + CHUNK_BYTES, CHUNK_BYTES / 8, -1), 0);
@@ -181,6 +182,7 @@ START_TEST(concurrent_double_free_is_caught_once)
 	pthread_t a, b;
 
 	pool = gen_pool_create(ORDER, -1);
+	gen_pool_set_lockless(pool, _i);	/* both modes: indexed, lock-free */
 	ck_assert_int_eq(gen_pool_add(pool, BASE, CHUNK_BYTES, -1), 0);
 	genalloc_set_error_handler(count_double_free);
 	pthread_barrier_init(&barrier, NULL, 3);
@@ -273,8 +275,8 @@ Suite *modern_threads_suite(void)
 	Suite *s = suite_create("modern_threads");
 	TCase *tc = tcase_create("stress");
 
-	tcase_add_test(tc, threads_never_share_a_granule);
-	tcase_add_test(tc, concurrent_double_free_is_caught_once);
+	tcase_add_loop_test(tc, threads_never_share_a_granule, 0, 2);
+	tcase_add_loop_test(tc, concurrent_double_free_is_caught_once, 0, 2);
 	tcase_add_test(tc, signal_handler_allocates_on_the_same_pool);
 	suite_add_tcase(s, tc);
 	return s;
