@@ -429,7 +429,7 @@ static void drain(struct run *r)
 		   "regions: %lu from the callback, %lu donated", sums[0], sums[1]);
 }
 
-static int setup(struct run *r)
+static void setup(struct run *r)
 {
 	unsigned b1, b2;
 	int prefill;
@@ -460,7 +460,6 @@ static int setup(struct run *r)
 		m5_release(&r->m, arena + (unsigned long)k * r->chunk, r->m.nr_orders - 1);
 	}
 	legacy_gen_pool_set_linear_search(r->pool, (int)(b2 >> 2 & 1));
-	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
