@@ -479,13 +479,77 @@ static struct sum leaf_changed(const struct modern_index *ix, const unsigned lon
 	return n;
 }
 
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The free run through child @c (summary @cs) given the runs that end at
+ * its low edge (@in_left) and start at its high edge (@in_right). */
+static uint64_t run_through(struct sum cs, uint64_t cspan, uint64_t in_left,
+			    uint64_t in_right)
+{
+	if (cs.left == cspan)
+		return in_left + cspan + in_right;
+	return max_u64(in_left + cs.left, cs.right + in_right);
+}
+
+/*
+ * Node (@level, @i) after exactly one child, @c, went from @co to @cn.  Only
+ * the runs through that child changed, and those are bounded by its
+ * neighbours: a release can only lengthen them, so the old longest still
+ * stands unless a run through the child beats it; a claim can only shorten
+ * them, so nothing changes unless the child held the longest run (then the
+ * node is recomputed).  The edges change only when every child between the
+ * edge and @c is all free.
+ */
+static struct sum inner_changed(const struct modern_index *ix, unsigned int level,
+				unsigned long i, unsigned long c, struct sum co, struct sum cn,
+				bool claim)
+{
+	uint64_t cspan = span(level - 1), in_left = 0, in_right = 0;
+	unsigned long first = i * FAN, n = ix->count[level - 1] - first, k = c - first, j;
+	struct sum p = inner_sum(ix, level, i), x;
+
+	if (n > FAN)
+		n = FAN;
+	if (claim && co.longest >= p.longest)
+		return compute_inner(ix, level, i);
+	for (j = k; j-- > 0;) {
+		x = get_sum(ix, level - 1, first + j);
+		in_left += x.left == cspan ? cspan : x.right;
+		if (x.left != cspan)
+			break;
+	}
+	for (j = k + 1; j < n; j++) {
+		x = get_sum(ix, level - 1, first + j);
+		in_right += x.left == cspan ? cspan : x.left;
+		if (x.left != cspan)
+			break;
+	}
+	if (claim) {
+		if (max_u64(co.longest, run_through(co, cspan, in_left, in_right)) >= p.longest)
+			return compute_inner(ix, level, i);
+	} else {
+		p.longest = max_u64(p.longest, max_u64(cn.longest,
+					run_through(cn, cspan, in_left, in_right)));
+	}
+	if (p.left >= k * cspan)
+		p.left = k * cspan + (cn.left == cspan ? cspan + in_right : cn.left);
+	if (n == FAN && p.right >= (FAN - 1 - k) * cspan)
+		p.right = (FAN - 1 - k) * cspan + (cn.left == cspan ? cspan + in_left : cn.right);
+	return p;
+}
+
 void modern_index_update(struct modern_index *ix, const unsigned long *map,
 			 unsigned long start, unsigned long nr)
 {
 	unsigned long from = start >> LEAF_SHIFT, to = (start + nr - 1) >> LEAF_SHIFT, i;
-	struct sum s;
+	bool claim = used_word(ix, map, start / BPL) >> (start % BPL) & 1;
+	struct sum s, old, co = { 0, 0, 0 }, cn = co;
+	bool changed, single = false;
+	unsigned long from_child = 0;
 	unsigned int l;
-	bool changed;
 
 	for (l = 0; l < ix->nlevels; l++) {
 		changed = false;
@@ -495,9 +559,12 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 			else if (l == 0)
 				s = leaf_changed(ix, map, i, i == from ? start : i << LEAF_SHIFT,
 						 i == to ? start + nr : (i + 1) << LEAF_SHIFT);
+			else if (single)
+				s = inner_changed(ix, l, i, from_child, co, cn, claim);
 			else
 				s = compute_inner(ix, l, i);
-			if (!sum_eq(s, get_sum(ix, l, i))) {
+			old = get_sum(ix, l, i);
+			if (!sum_eq(s, old)) {
 				put_sum(ix, l, i, s);
 				changed = true;
 			}
@@ -505,6 +572,10 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 		/* Parents only depend on their children's summaries. */
 		if (!changed)
 			return;
+		single = from == to;
+		co = old;
+		cn = s;
+		from_child = from;
 		from >>= FAN_SHIFT;
 		to >>= FAN_SHIFT;
 	}
