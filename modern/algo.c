@@ -189,7 +189,7 @@ static unsigned long fixed_bit(const struct gen_pool_chunk *chunk, unsigned long
 bool modern_algo_indexed(genpool_algo_t algo, void *data, struct gen_pool *pool,
 			 struct gen_pool_chunk *chunk, unsigned long nr, unsigned long *bit)
 {
-	const struct modern_index *ix = chunk->index;
+	struct modern_index *ix = chunk->index;
 	unsigned long mask, off;
 
 	if (algo == gen_pool_first_fit) {

@@ -137,6 +137,10 @@ void modern_gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st)
 		/* Transiently negative while a free and an allocation cross. */
 		st->avail += avail > 0 ? (size_t)avail : 0;
 		st->metadata_bytes += modern_chunk_meta_bytes(chunk->nbits);
+		/* The best-fit size classes exist once best fit has run. */
+		if (chunk->index)
+			st->metadata_bytes += modern_index_footprint(chunk->index) -
+					      modern_index_bytes(chunk->nbits);
 		count_extents(chunk, pool->min_alloc_order, st);
 	}
 }

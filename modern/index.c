@@ -53,6 +53,7 @@
 #include <stdlib.h>
 
 #include "bitmap_internal.h"
+#include "sizeclass_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
 #define LEAF_SHIFT 9
@@ -82,6 +83,7 @@ struct sum {
  * @count:   nodes per level
  * @leaf:    level 0, packed
  * @inner:   levels 1 .. @nlevels - 1 (@inner[0] unused)
+ * @sc:      runs by size class, built the first time best fit runs
  */
 struct modern_index {
 	unsigned long nbits;
@@ -90,6 +92,7 @@ struct modern_index {
 	unsigned long count[MAX_LEVELS];
 	uint32_t *leaf;
 	struct node *inner[MAX_LEVELS];
+	struct modern_sizeclass *sc;
 };
 
 static uint64_t span(unsigned int level)
@@ -370,7 +373,14 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 
 void modern_index_destroy(struct modern_index *ix)
 {
+	if (ix)
+		modern_sc_destroy(ix->sc);
 	free(ix);
+}
+
+size_t modern_index_footprint(const struct modern_index *ix)
+{
+	return modern_index_bytes(ix->nbits) + (ix->sc ? modern_sc_bytes(ix->nbits) : 0);
 }
 
 void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
@@ -381,6 +391,9 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 	for (l = 0; l < ix->nlevels; l++)
 		for (i = 0; i < ix->count[l]; i++)
 			put_sum(ix, l, i, compute(ix, map, l, i));
+	/* Rebuilt from the map by the next best fit. */
+	modern_sc_destroy(ix->sc);
+	ix->sc = NULL;
 }
 
 /* Does the change [@start, @start + @nr) cover node (@level, @i) whole? */
@@ -541,11 +554,10 @@ static struct sum inner_changed(const struct modern_index *ix, unsigned int leve
 	return p;
 }
 
-void modern_index_update(struct modern_index *ix, const unsigned long *map,
-			 unsigned long start, unsigned long nr)
+static void update_tree(struct modern_index *ix, const unsigned long *map,
+			unsigned long start, unsigned long nr, bool claim)
 {
 	unsigned long from = start >> LEAF_SHIFT, to = (start + nr - 1) >> LEAF_SHIFT, i;
-	bool claim = used_word(ix, map, start / BPL) >> (start % BPL) & 1;
 	struct sum s, old, co = { 0, 0, 0 }, cn = co;
 	bool changed, single = false;
 	unsigned long from_child = 0;
@@ -581,6 +593,16 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 	}
 }
 
+void modern_index_update(struct modern_index *ix, const unsigned long *map,
+			 unsigned long start, unsigned long nr)
+{
+	bool claim = used_word(ix, map, start / BPL) >> (start % BPL) & 1;
+
+	update_tree(ix, map, start, nr, claim);
+	if (ix->sc)
+		modern_sc_update(ix->sc, ix, map, start, nr, claim);
+}
+
 bool modern_index_verify(const struct modern_index *ix, const unsigned long *map)
 {
 	struct sum want, have;
@@ -595,7 +617,7 @@ bool modern_index_verify(const struct modern_index *ix, const unsigned long *map
 				return false;
 		}
 	}
-	return true;
+	return !ix->sc || modern_sc_verify(ix->sc, map);
 }
 
 unsigned long modern_index_longest(const struct modern_index *ix)
@@ -764,6 +786,62 @@ static unsigned long find_used(const struct modern_index *ix, const unsigned lon
 	return r < ix->nbits ? r : ix->nbits;
 }
 
+unsigned long modern_index_next_used(const struct modern_index *ix,
+				     const unsigned long *map, unsigned long lo)
+{
+	return find_used(ix, map, lo);
+}
+
+/* The last used bit below @x within leaf @i's words, or NONE. */
+static unsigned long used_below_in_leaf(const struct modern_index *ix,
+					const unsigned long *map, unsigned long i,
+					unsigned long x)
+{
+	unsigned long first = i << LEAF_SHIFT, wi, w;
+
+	while (x > first) {
+		wi = (x - 1) / BPL;
+		w = used_word(ix, map, wi);
+		if (x % BPL)
+			w &= ~0UL >> (BPL - x % BPL);
+		if (w)
+			return wi * BPL + BPL - 1 - (unsigned long)__builtin_clzl(w);
+		x = wi * BPL;
+	}
+	return MODERN_INDEX_NONE;
+}
+
+unsigned long modern_index_prev_used(const struct modern_index *ix,
+				     const unsigned long *map, unsigned long x)
+{
+	unsigned int level = 0, top = ix->nlevels - 1;
+	unsigned long i, r;
+	struct sum s;
+
+	if (x == 0)
+		return MODERN_INDEX_NONE;
+	if (x > ix->nbits)
+		x = ix->nbits;
+	i = (x - 1) >> LEAF_SHIFT;
+	r = used_below_in_leaf(ix, map, i, x);
+	if (r != MODERN_INDEX_NONE)
+		return r;
+	/* Left siblings at each level, climbing; a node wholly below @x
+	 * ends in "right" free bits, so its last used bit is known. */
+	for (;;) {
+		while (i % FAN) {
+			i--;
+			s = get_sum(ix, level, i);
+			if (s.right < span(level))
+				return (unsigned long)((uint64_t)(i + 1) * span(level) - s.right - 1);
+		}
+		if (level == top)
+			return MODERN_INDEX_NONE;
+		i /= FAN;
+		level++;
+	}
+}
+
 /* ------------------------------------------------------------ variants */
 
 unsigned long modern_index_find_aligned(const struct modern_index *ix,
@@ -790,8 +868,10 @@ unsigned long modern_index_find_aligned(const struct modern_index *ix,
 	}
 }
 
-unsigned long modern_index_best_fit(const struct modern_index *ix,
-				    const unsigned long *map, unsigned long nr)
+/* Best fit without the size classes (no memory for them): every run that
+ * can hold @nr, in address order, one O(log n) step each. */
+static unsigned long best_fit_walk(const struct modern_index *ix, const unsigned long *map,
+				   unsigned long nr)
 {
 	unsigned long best = MODERN_INDEX_NONE, best_len = ~0UL, p, end;
 
@@ -807,4 +887,16 @@ unsigned long modern_index_best_fit(const struct modern_index *ix,
 		p = modern_index_find(ix, map, end + 1, nr);
 	}
 	return best;
+}
+
+unsigned long modern_index_best_fit(struct modern_index *ix, const unsigned long *map,
+				    unsigned long nr)
+{
+	if (nr > ix->nbits || modern_index_longest(ix) < nr)
+		return MODERN_INDEX_NONE;
+	if (!ix->sc)
+		ix->sc = modern_sc_create(map, ix->nbits);
+	if (!ix->sc)
+		return best_fit_walk(ix, map, nr);
+	return modern_sc_best_fit(ix->sc, ix, map, nr);
 }

@@ -42,6 +42,9 @@ void modern_index_destroy(struct modern_index *ix);
 /** modern_index_bytes() - bookkeeping of an index of @nbits bits, in bytes */
 size_t modern_index_bytes(unsigned long nbits);
 
+/** modern_index_footprint() - bytes this index uses now (size classes too) */
+size_t modern_index_footprint(const struct modern_index *ix);
+
 /** modern_index_rebuild() - recompute every summary from @map */
 void modern_index_rebuild(struct modern_index *ix, const unsigned long *map);
 
@@ -96,12 +99,30 @@ unsigned long modern_index_find_aligned(const struct modern_index *ix,
 					unsigned long mask, unsigned long off);
 
 /**
+ * modern_index_next_used() - the first used bit at or after @lo, or the
+ * map's size (as find_next_bit())
+ */
+unsigned long modern_index_next_used(const struct modern_index *ix,
+				     const unsigned long *map, unsigned long lo);
+
+/**
+ * modern_index_prev_used() - the last used bit below @x, or
+ * MODERN_INDEX_NONE if bits 0 .. @x - 1 are all free
+ */
+unsigned long modern_index_prev_used(const struct modern_index *ix,
+				     const unsigned long *map, unsigned long x);
+
+/**
  * modern_index_best_fit() - the smallest maximal run of clear bits holding
  * @nr, the lowest on ties (gen_pool_best_fit()'s answer)
  *
+ * The first call builds the size classes (modern/sizeclass.c), which every
+ * later update then maintains; without memory for them, the runs that can
+ * hold @nr are walked in address order instead.
+ *
  * Return: the run's first bit, or MODERN_INDEX_NONE.
  */
-unsigned long modern_index_best_fit(const struct modern_index *ix,
-				    const unsigned long *map, unsigned long nr);
+unsigned long modern_index_best_fit(struct modern_index *ix, const unsigned long *map,
+				    unsigned long nr);
 
 #endif /* GENALLOC_MODERN_INDEX_INTERNAL_H */

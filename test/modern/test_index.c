@@ -88,7 +88,7 @@ static unsigned long linear_best(unsigned long *map, unsigned long nbits, unsign
 }
 
 /* Every query of one index against the linear search, on one bitmap. */
-static void compare_queries(const struct modern_index *ix, unsigned long *map,
+static void compare_queries(struct modern_index *ix, unsigned long *map,
 			    unsigned long nbits, unsigned long long *rng, int rounds)
 {
 	unsigned long lo, nr, mask, off;

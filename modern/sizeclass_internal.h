@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * modern/sizeclass_internal.h - free runs by size class, for best fit (not
+ * installed); modern/sizeclass.c states the design.
+ */
+#ifndef GENALLOC_MODERN_SIZECLASS_INTERNAL_H
+#define GENALLOC_MODERN_SIZECLASS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "index_internal.h"
+
+struct modern_sizeclass;
+
+/** modern_sc_bytes() - bookkeeping for a chunk of @nbits granules */
+size_t modern_sc_bytes(unsigned long nbits);
+
+/** modern_sc_create() - classify every free run of @map, or NULL (no memory) */
+struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned long nbits);
+
+/** modern_sc_destroy() - free it (NULL is a no-op) */
+void modern_sc_destroy(struct modern_sizeclass *sc);
+
+/**
+ * modern_sc_update() - bits [@start, @start + @nr) were just claimed
+ * (@claim) or released, and @ix already knows
+ */
+void modern_sc_update(struct modern_sizeclass *sc, const struct modern_index *ix,
+		      const unsigned long *map, unsigned long start, unsigned long nr,
+		      bool claim);
+
+/**
+ * modern_sc_best_fit() - the smallest maximal free run holding @nr, the
+ * lowest on ties; clears the stale bits it meets
+ *
+ * Return: its first bit, or MODERN_INDEX_NONE.
+ */
+unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct modern_index *ix,
+				 const unsigned long *map, unsigned long nr);
+
+/**
+ * modern_sc_verify() - is every free run of @map marked, and every count
+ * right?  (Stale extra marks are allowed: queries clear them.)
+ */
+bool modern_sc_verify(struct modern_sizeclass *sc, const unsigned long *map);
+
+#endif /* GENALLOC_MODERN_SIZECLASS_INTERNAL_H */
