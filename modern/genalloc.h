@@ -11,8 +11,21 @@
  *    gen_pool_dma_zalloc*() family ever reads or writes the managed range, so
  *    a pool may manage device memory, PROT_NONE mappings or plain numbers;
  *  - new chunks are searched first (they are prepended to the list);
- *  - allocation and free take no lock: bits are claimed word by word with
- *    compare-and-swap; only gen_pool_add*() takes the pool's mutex.
+ *  - the same calls give the same addresses as the kernel, algorithm for
+ *    algorithm.
+ *
+ * TWO MODES, ONE PLACEMENT (gen_pool_set_lockless())
+ *   Indexed (the default): every chunk keeps a summary tree of its bitmap
+ *   (modern/index.c) and, once best fit has run on it, size classes of its
+ *   free runs (modern/sizeclass.c); the pool keeps a directory of its chunks
+ *   (modern/chunkdir.c).  Every built-in algorithm is answered in
+ *   O(log n) instead of the kernel's scan from bit 0, and a request skips
+ *   the chunks that cannot hold it.  Allocation and free take the pool's
+ *   mutex.
+ *   Lock-free: the kernel's own path.  The bitmap is searched linearly and
+ *   claimed word by word with compare-and-swap; free releases the same way.
+ *   No lock, async-signal-safe, cost linear in the chunk size.
+ *   The addresses are the same in both modes (tested against each other).
  *
  * Names are the kernel's.  The exported symbols carry the modern_ prefix (the
  * 2005 API in legacy/ and compat/ uses the same names with other signatures);
@@ -25,24 +38,45 @@
  * handler returns, the call returns the failure value stated below and the
  * pool is unchanged.
  *
- * CONCURRENCY
+ * CONCURRENCY (both modes)
  *   May run at the same time as each other, from any threads, on one pool:
  *   gen_pool_alloc*(), gen_pool_dma_alloc*(), gen_pool_free*(),
  *   gen_pool_add*(), gen_pool_virt_to_phys(), gen_pool_has_addr(),
  *   gen_pool_avail(), gen_pool_size(), gen_pool_for_each_chunk(),
  *   gen_pool_stats() (a snapshot, exact only when the pool is quiet).
  *   Must not overlap any other call on the same pool: gen_pool_destroy(),
- *   gen_pool_set_algo() (allocations read the algo/data pair unlocked) and
- *   gen_pool_check() (it compares bitmaps with counters, which only agree
- *   when nothing is in flight).
+ *   gen_pool_set_algo() (allocations read the algo/data pair unlocked),
+ *   gen_pool_set_lockless() and gen_pool_check() (it compares bitmaps with
+ *   counters and summaries, which only agree when nothing is in flight).
+ *   What is lock-free: in lock-free mode, gen_pool_alloc*(),
+ *   gen_pool_dma_alloc*() and gen_pool_free*(); in both modes,
+ *   gen_pool_virt_to_phys(), gen_pool_has_addr(), gen_pool_avail(),
+ *   gen_pool_size() and gen_pool_for_each_chunk().  Always locked:
+ *   gen_pool_add*() and, in indexed mode, allocation and free.
  *
  * ASYNC-SIGNAL SAFETY
- *   gen_pool_alloc*(), gen_pool_free*(), gen_pool_dma_alloc*() (not zalloc),
- *   gen_pool_virt_to_phys(), gen_pool_has_addr(), gen_pool_avail() and
- *   gen_pool_size() take no lock and call no allocator, so they may be called
- *   from a signal handler, even one interrupting the same call on the same
- *   pool.  Reporting an error calls the installed handler; the default one
- *   uses stdio.
+ *   Only in lock-free mode: gen_pool_alloc*(), gen_pool_free*(),
+ *   gen_pool_dma_alloc*() (not zalloc) take no lock and call no allocator,
+ *   so they may be called from a signal handler, even one interrupting the
+ *   same call on the same pool.  In indexed mode they take the pool's mutex
+ *   (and the first best fit on a chunk allocates its size classes): a
+ *   handler that interrupts one of them and allocates from the same pool
+ *   deadlocks.  In both modes gen_pool_virt_to_phys(), gen_pool_has_addr(),
+ *   gen_pool_avail() and gen_pool_size() are safe.  Reporting an error calls
+ *   the installed handler; the default one uses stdio.
+ *
+ * BOOKKEEPING (outside the managed memory)
+ *   A pool of N bytes in one chunk at granule G = 2^min_alloc_order costs:
+ *     bitmap          N / G / 8 bytes (one bit per granule, whole words);
+ *     summary tree    4 bytes per 512 granules + 12 bytes per 4096
+ *                     granules, about 1/11 of the bitmap (N / G * 0.0112);
+ *     size classes    only once best fit has run on the chunk: 167 bits per
+ *                     8192 granules, 1/49 of the bitmap;
+ *     fixed           a 64-byte chunk header, a 232-byte index header,
+ *                     and per chunk about 48 bytes of directory.
+ *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 94 KiB tree (+ 21 KiB
+ *   with best fit).  Chunks of 2^32 granules or more have no index and are
+ *   searched linearly in both modes.
  *
  * DIVERGENCES FROM THE KERNEL (each a known kernel defect or a BUG())
  *  - NULL pool: WARN EINVAL and the failure value (the kernel dereferences
@@ -130,7 +164,7 @@ typedef unsigned long (*genpool_algo_t)(unsigned long *map, unsigned long size,
 /**
  * struct gen_pool - a pool of special-purpose memory
  * @lock:            serializes gen_pool_add*(), and in indexed mode allocation
- *                   and free too
+ *                   and free too (never held while the error hook runs)
  * @chunks:          newest chunk first; published with a release store
  * @min_alloc_order: log2 of the granule size in bytes
  * @algo:            the default algorithm (gen_pool_first_fit after create)
@@ -470,7 +504,11 @@ static inline int gen_pool_add(struct gen_pool *pool, unsigned long addr,
  *
  * Chunks are tried newest first; one is skipped when @size (unrounded, as
  * in the kernel) exceeds its avail; the block comes from the first chunk
- * where @algo finds a run that can be claimed.  Lock-free.
+ * where @algo finds a run that can be claimed.  Indexed mode: a built-in
+ * @algo is answered by the chunk's index and chunks without a long enough
+ * free run are skipped unseen (same result); a user @algo gets the bitmap
+ * under the pool's lock and the index is told what it claimed (it must not
+ * write the bitmap itself).  Lock-free mode: the kernel's path.
  *
  * Return: the block's address, or 0: no room; @size 0; a size of more than
  * UINT_MAX granules or one whose rounding overflows (no report); a NULL pool
@@ -664,7 +702,9 @@ static inline void *gen_pool_dma_zalloc_align(struct gen_pool *pool, size_t size
  *         a no-op
  * @owner: if not NULL, receives the chunk's owner (NULL on failure)
  *
- * Lock-free.  Misuse is reported before any bit changes, as GENALLOC_BUG:
+ * Lock-free in lock-free mode, under the pool's lock in indexed mode (the
+ * handler is called after the lock is dropped).  Misuse is reported before
+ * any bit changes, as GENALLOC_BUG:
  * EFOREIGN (@addr in no chunk), EMISALIGNED (@addr not on a granule boundary
  * of its chunk), ERANGE (the range runs past the chunk's last whole granule
  * or wraps), EDOUBLEFREE (a granule of the range is free, including a free
