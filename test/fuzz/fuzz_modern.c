@@ -6,8 +6,9 @@
  * Input: one header byte (min_alloc_order 0..6), then operations: chunks
  * added with or without a physical address and with owners, at granule-
  * aligned or unaligned starts, some touching older chunks; allocations with
- * every algorithm and through every entry point (owner, DMA, the pool's
- * default); frees; queries; deliberate misuse.  The chunks are plain
+ * every algorithm (and one of the caller's own) through every entry point
+ * (owner, DMA, the pool's default); frees, whole or of a block's head;
+ * queries; deliberate misuse.  The chunks are plain
  * numbers: the engine never touches the memory it manages.
  *
  * The reference states each algorithm as a property of the bitmap (the
@@ -34,7 +35,7 @@
 #define SLOT		0x10000UL
 #define NO_PHYS		((phys_addr_t)-1)
 
-enum algo { FIRST, ALIGN, ORDER_ALIGN, BEST, FIXED, NR_ALGOS };
+enum algo { FIRST, ALIGN, ORDER_ALIGN, BEST, FIXED, LAST, NR_ALGOS };
 
 struct ref_chunk {
 	unsigned long start, size, nbits;
@@ -124,6 +125,11 @@ static unsigned long ref_place(const struct run *r, const struct ref_chunk *c, e
 	case ORDER_ALIGN:
 		mask = pow2_at_least(nr) - 1;
 		break;
+	case LAST:	/* the caller's own algorithm: the highest free run */
+		for (i = c->nbits; i >= nr; i--)
+			if (run_free(c, i - nr, nr))
+				return i - nr;
+		return c->nbits;
 	default:
 		break;
 	}
@@ -320,12 +326,33 @@ struct choice {
 	struct genpool_data_fixed fx;
 };
 
+/* A caller's own algorithm, not one the engine knows: the highest run of
+ * @nr clear bits, read plainly from the bitmap (single-threaded here). */
+static unsigned long last_fit(unsigned long *map, unsigned long size, unsigned long start,
+			      unsigned int nr, void *data, struct gen_pool *pool,
+			      unsigned long start_addr)
+{
+	const unsigned long bpl = 8 * sizeof(long);
+	unsigned long i, j;
+
+	(void)data;
+	(void)pool;
+	(void)start_addr;
+	for (i = size; i >= start + nr && i >= nr; i--) {
+		for (j = i - nr; j < i && !(map[j / bpl] >> (j % bpl) & 1); j++)
+			;
+		if (j == i)
+			return i - nr;
+	}
+	return size;
+}
+
 static genpool_algo_t algo_fn(enum algo a)
 {
 	static const genpool_algo_t fns[NR_ALGOS] = {
 		[FIRST] = gen_pool_first_fit, [ALIGN] = gen_pool_first_fit_align,
 		[ORDER_ALIGN] = gen_pool_first_fit_order_align, [BEST] = gen_pool_best_fit,
-		[FIXED] = gen_pool_fixed_alloc,
+		[FIXED] = gen_pool_fixed_alloc, [LAST] = last_fit,
 	};
 	return fns[a];
 }
