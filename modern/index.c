@@ -27,19 +27,23 @@
  *   kernel's find_next_zero_area() loop returns.  Aligned variants ask for
  *   the first run, try its aligned start, and on a used bit restart the
  *   search after it, as the kernel's loop does, but each step is O(log n)
- *   instead of a scan.  Best fit walks the maximal runs of >= nr bits in
- *   address order through the same search (one O(log n) step per run that
- *   could hold the request, skipping every region too fragmented to), so it
- *   costs O(k log n) for k candidate runs instead of a bitmap scan.
+ *   instead of a scan.  Best fit asks the size classes (sizeclass.c), which
+ *   use this tree to find where runs end.
  *
  * HOW IT IS KEPT EXACT
- *   Every change of the bitmap (a claim or a release of bits [s, s + n))
- *   recomputes the leaves it touched from the bitmap words and then their
- *   ancestors from their children: O(n / 512 + log8 n) work.  Nothing is
- *   ever derived from a previous summary, so there is no drift;
- *   modern_index_verify() recomputes everything and compares.  Updates need
- *   the bitmap to hold still, which is why the pool serializes allocation
- *   and free in indexed mode (see gen_pool_set_lockless()).
+ *   Every change of the bitmap is a claim or a release of a whole range.
+ *   Leaves and nodes the range covers entirely become all used or all free
+ *   (one word tells which).  A leaf it touches in part changes only around
+ *   the run that holds the range: a release merges runs, which can only
+ *   lengthen them, so the new numbers are maxima of old ones and the merged
+ *   run; a claim splits one run, and only if that was the leaf's longest is
+ *   the leaf rescanned.  A parent with one changed child is corrected the
+ *   same way from that child and its neighbours, any other parent is
+ *   recomputed from its eight children, and the walk up stops at the first
+ *   level where nothing changed.  O(n / 512 + log8 n) per change.
+ *   modern_index_verify() recomputes every summary from the bitmap and
+ *   compares.  Updates need the bitmap to hold still, which is why the pool
+ *   serializes allocation and free in indexed mode (gen_pool_set_lockless()).
  *
  * COST
  *   A leaf packs its three 10-bit numbers into 32 bits; an inner node holds
@@ -397,13 +401,11 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 }
 
 /* Does the change [@start, @start + @nr) cover node (@level, @i) whole? */
-static bool covered(const struct modern_index *ix, const unsigned long *map,
-		    unsigned int level, unsigned long i, unsigned long start, unsigned long nr)
+static bool covered(unsigned int level, unsigned long i, unsigned long start,
+		    unsigned long nr)
 {
 	uint64_t first = (uint64_t)i * span(level);
 
-	(void)ix;
-	(void)map;
 	return first >= start && first + span(level) <= (uint64_t)start + nr;
 }
 
@@ -566,7 +568,7 @@ static void update_tree(struct modern_index *ix, const unsigned long *map,
 	for (l = 0; l < ix->nlevels; l++) {
 		changed = false;
 		for (i = from; i <= to; i++) {
-			if (nr >= span(l) && covered(ix, map, l, i, start, nr))
+			if (nr >= span(l) && covered(l, i, start, nr))
 				s = uniform(ix, map, l, i);
 			else if (l == 0)
 				s = leaf_changed(ix, map, i, i == from ? start : i << LEAF_SHIFT,
