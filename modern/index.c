@@ -850,9 +850,12 @@ unsigned long modern_index_find_aligned(const struct modern_index *ix,
 					const unsigned long *map, unsigned long nr,
 					unsigned long mask, unsigned long off)
 {
-	unsigned long lo = 0, p, a, used;
+	unsigned long lo = 0, p, a, end;
 
 	for (;;) {
+		/* Only aligned starts count: the runs that lie wholly between
+		 * two of them are skipped without being looked at. */
+		lo = ((lo + off + mask) & ~mask) - off;
 		p = modern_index_find(ix, map, lo, nr);
 		if (p == MODERN_INDEX_NONE)
 			return p;
@@ -861,12 +864,14 @@ unsigned long modern_index_find_aligned(const struct modern_index *ix,
 			return p;
 		if (a >= ix->nbits || nr > ix->nbits - a)
 			return MODERN_INDEX_NONE;
-		/* Every aligned start below the first used bit in the window
-		 * would cover that bit: restart after it, as the kernel does. */
-		used = modern_find_next_bit(map, a + nr, a);
-		if (used >= a + nr)
+		/* The run is [p, end): an aligned window fits in it or in no
+		 * run before end, since every start up to end would cover
+		 * that used bit.  The kernel's loop makes the same skip one
+		 * used bit at a time. */
+		end = find_used(ix, map, p + nr);
+		if (a + nr <= end)
 			return a;
-		lo = used + 1;
+		lo = end + 1;
 	}
 }
 
