@@ -400,27 +400,6 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 	ix->sc = NULL;
 }
 
-/* Does the change [@start, @start + @nr) cover node (@level, @i) whole? */
-static bool covered(unsigned int level, unsigned long i, unsigned long start,
-		    unsigned long nr)
-{
-	uint64_t first = (uint64_t)i * span(level);
-
-	return first >= start && first + span(level) <= (uint64_t)start + nr;
-}
-
-/* A covered node was set or cleared as a whole: one word tells which. */
-static struct sum uniform(const struct modern_index *ix, const unsigned long *map,
-			  unsigned int level, unsigned long i)
-{
-	uint64_t n = span(level);
-	struct sum s = { n, n, n };
-
-	if (used_word(ix, map, (unsigned long)(((uint64_t)i * n) / BPL)))
-		s = (struct sum){ 0, 0, 0 };
-	return s;
-}
-
 static bool sum_eq(struct sum a, struct sum b)
 {
 	return a.left == b.left && a.right == b.right && a.longest == b.longest;
@@ -556,21 +535,51 @@ static struct sum inner_changed(const struct modern_index *ix, unsigned int leve
 	return p;
 }
 
+/* The nodes of @level wholly inside the change: [*lo, *hi), maybe empty. */
+static void covered_range(unsigned int level, unsigned long start, unsigned long nr,
+			  unsigned long *lo, unsigned long *hi)
+{
+	uint64_t n = span(level);
+
+	*lo = (unsigned long)((start + n - 1) / n);
+	*hi = (unsigned long)(((uint64_t)start + nr) / n);
+	if (*hi < *lo)
+		*hi = *lo;
+}
+
+/* Nodes (@level, [@lo, @hi)) became all used (@claim) or all free. */
+static void put_uniform(struct modern_index *ix, unsigned int level, unsigned long lo,
+			unsigned long hi, bool claim)
+{
+	uint64_t n = claim ? 0 : span(level);
+	struct sum s = { n, n, n };
+	unsigned long i;
+
+	for (i = lo; i < hi; i++)
+		put_sum(ix, level, i, s);
+}
+
 static void update_tree(struct modern_index *ix, const unsigned long *map,
 			unsigned long start, unsigned long nr, bool claim)
 {
 	unsigned long from = start >> LEAF_SHIFT, to = (start + nr - 1) >> LEAF_SHIFT, i;
+	unsigned long from_child = 0, cov_lo, cov_hi;
 	struct sum s, old, co = { 0, 0, 0 }, cn = co;
 	bool changed, single = false;
-	unsigned long from_child = 0;
 	unsigned int l;
 
 	for (l = 0; l < ix->nlevels; l++) {
-		changed = false;
+		/* Covered nodes were all free before a claim (all used before
+		 * a release), so they change for sure: no need to compare. */
+		covered_range(l, start, nr, &cov_lo, &cov_hi);
+		put_uniform(ix, l, cov_lo, cov_hi, claim);
+		changed = cov_lo < cov_hi;
 		for (i = from; i <= to; i++) {
-			if (nr >= span(l) && covered(l, i, start, nr))
-				s = uniform(ix, map, l, i);
-			else if (l == 0)
+			if (i == cov_lo && cov_lo < cov_hi) {
+				i = cov_hi - 1;
+				continue;
+			}
+			if (l == 0)
 				s = leaf_changed(ix, map, i, i == from ? start : i << LEAF_SHIFT,
 						 i == to ? start + nr : (i + 1) << LEAF_SHIFT);
 			else if (single)
@@ -586,7 +595,9 @@ static void update_tree(struct modern_index *ix, const unsigned long *map,
 		/* Parents only depend on their children's summaries. */
 		if (!changed)
 			return;
-		single = from == to;
+		/* One changed child lets the parent be corrected from it; a
+		 * covered one was written without its old summary at hand. */
+		single = from == to && !(cov_lo <= from && from < cov_hi);
 		co = old;
 		cn = s;
 		from_child = from;
