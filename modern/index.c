@@ -564,7 +564,7 @@ static void update_tree(struct modern_index *ix, const unsigned long *map,
 {
 	unsigned long from = start >> LEAF_SHIFT, to = (start + nr - 1) >> LEAF_SHIFT, i;
 	unsigned long from_child = 0, cov_lo, cov_hi;
-	struct sum s, old, co = { 0, 0, 0 }, cn = co;
+	struct sum s = { 0, 0, 0 }, old = s, co = s, cn = s;
 	bool changed, single = false;
 	unsigned int l;
 
