@@ -83,6 +83,7 @@ struct sum {
  * struct modern_index - the summary tree of one bitmap
  * @nbits:   bits in the bitmap
  * @nwords:  words in the bitmap
+ * @pad:     the bits of the last word past the chunk, which read as used
  * @nlevels: levels, leaves included; level @nlevels - 1 has one node
  * @count:   nodes per level
  * @leaf:    level 0, packed
@@ -92,6 +93,7 @@ struct sum {
 struct modern_index {
 	unsigned long nbits;
 	unsigned long nwords;
+	unsigned long pad;
 	unsigned int nlevels;
 	unsigned long count[MAX_LEVELS];
 	uint32_t *leaf;
@@ -99,9 +101,14 @@ struct modern_index {
 	struct modern_sizeclass *sc;
 };
 
+static unsigned int span_shift(unsigned int level)
+{
+	return LEAF_SHIFT + FAN_SHIFT * level;
+}
+
 static uint64_t span(unsigned int level)
 {
-	return (uint64_t)LEAF_BITS << (FAN_SHIFT * level);
+	return (uint64_t)1 << span_shift(level);
 }
 
 static unsigned long ceil_div(unsigned long a, unsigned long b)
@@ -115,15 +122,13 @@ static unsigned long ceil_div(unsigned long a, unsigned long b)
 static unsigned long used_word(const struct modern_index *ix, const unsigned long *map,
 			       unsigned long wi)
 {
-	unsigned long w, tail;
+	unsigned long w;
 
-	if (wi >= ix->nwords)
-		return ~0UL;
+	if (wi >= ix->nwords - 1)
+		return wi >= ix->nwords ? ~0UL : ix->pad | atomic_load_explicit(
+			(const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
 	w = atomic_load_explicit((const _Atomic unsigned long *)&map[wi],
 				 memory_order_relaxed);
-	tail = ix->nbits % BPL;
-	if (wi == ix->nwords - 1 && tail)
-		w |= ~0UL << tail;
 	return w;
 }
 
@@ -363,6 +368,7 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 		return NULL;
 	ix->nbits = nbits;
 	ix->nwords = modern_bits_to_longs(nbits);
+	ix->pad = nbits % BPL ? ~0UL << (nbits % BPL) : 0;
 	ix->nlevels = plan_levels(nbits, ix->count);
 	/* Inner nodes first: they need the stricter alignment. */
 	p = (unsigned char *)(ix + 1);
@@ -539,10 +545,10 @@ static struct sum inner_changed(const struct modern_index *ix, unsigned int leve
 static void covered_range(unsigned int level, unsigned long start, unsigned long nr,
 			  unsigned long *lo, unsigned long *hi)
 {
-	uint64_t n = span(level);
+	unsigned int sh = span_shift(level);
 
-	*lo = (unsigned long)((start + n - 1) / n);
-	*hi = (unsigned long)(((uint64_t)start + nr) / n);
+	*lo = (unsigned long)(((uint64_t)start + ((uint64_t)1 << sh) - 1) >> sh);
+	*hi = (unsigned long)(((uint64_t)start + nr) >> sh);
 	if (*hi < *lo)
 		*hi = *lo;
 }
