@@ -48,14 +48,19 @@
  * @nbits:     granules in the chunk
  * @nblocks:   blocks of BLOCK_BITS granules
  * @row_words: words per class row
+ * @sum_words: words per row summary
  * @count:     bits set per class (stale ones included)
+ * @sums:      NCLASS summaries: bit w set iff word w of the row is not 0,
+ *             so a query skips empty stretches of a big chunk's rows
  * @rows:      NCLASS rows of @row_words words
  */
 struct modern_sizeclass {
 	unsigned long nbits;
 	unsigned long nblocks;
 	unsigned long row_words;
+	unsigned long sum_words;
 	unsigned long count[NCLASS];
+	unsigned long *sums;
 	unsigned long rows[];
 };
 
@@ -77,29 +82,40 @@ static unsigned long *row(struct modern_sizeclass *sc, unsigned int c)
 	return &sc->rows[(size_t)c * sc->row_words];
 }
 
+static unsigned long *sum(struct modern_sizeclass *sc, unsigned int c)
+{
+	return &sc->sums[(size_t)c * sc->sum_words];
+}
+
 static void mark(struct modern_sizeclass *sc, unsigned long start, unsigned long len)
 {
 	unsigned int c = size_class(len);
-	unsigned long b = start >> BLOCK_SHIFT, *w = &row(sc, c)[b / BPL];
+	unsigned long b = start >> BLOCK_SHIFT, wi = b / BPL, *w = &row(sc, c)[wi];
 
 	if (!(*w >> (b % BPL) & 1)) {
 		*w |= 1UL << (b % BPL);
+		sum(sc, c)[wi / BPL] |= 1UL << (wi % BPL);
 		sc->count[c]++;
 	}
 }
 
 static void unmark(struct modern_sizeclass *sc, unsigned int c, unsigned long b)
 {
-	row(sc, c)[b / BPL] &= ~(1UL << (b % BPL));
+	unsigned long wi = b / BPL, *w = &row(sc, c)[wi];
+
+	*w &= ~(1UL << (b % BPL));
+	if (!*w)
+		sum(sc, c)[wi / BPL] &= ~(1UL << (wi % BPL));
 	sc->count[c]--;
 }
 
 size_t modern_sc_bytes(unsigned long nbits)
 {
 	unsigned long nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT;
+	unsigned long row_words = modern_bits_to_longs(nblocks);
 
 	return sizeof(struct modern_sizeclass) +
-	       NCLASS * modern_bits_to_longs(nblocks) * sizeof(unsigned long);
+	       NCLASS * (row_words + modern_bits_to_longs(row_words)) * sizeof(unsigned long);
 }
 
 /* Every maximal run of the map, in address order, into @sc. */
@@ -124,6 +140,8 @@ struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned lon
 	sc->nbits = nbits;
 	sc->nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT;
 	sc->row_words = modern_bits_to_longs(sc->nblocks);
+	sc->sum_words = modern_bits_to_longs(sc->row_words);
+	sc->sums = &sc->rows[NCLASS * sc->row_words];
 	mark_all(sc, map);
 	return sc;
 }
@@ -189,10 +207,31 @@ static unsigned long best_in_block(const struct modern_index *ix, const unsigned
 	}
 }
 
+/* The first block at or after @b marked in class @c's row, or ~0UL. */
+static unsigned long next_marked(struct modern_sizeclass *sc, unsigned int c, unsigned long b)
+{
+	unsigned long wi = b / BPL, si, w, m;
+
+	if (b >= sc->nblocks)
+		return ~0UL;
+	w = row(sc, c)[wi] & (~0UL << (b % BPL));
+	if (w)
+		return wi * BPL + (unsigned long)__builtin_ctzl(w);
+	/* The rest through the summary: only words with a mark are read. */
+	for (si = (wi + 1) / BPL, wi++; si < sc->sum_words; si++, wi = si * BPL) {
+		m = sum(sc, c)[si] & (wi % BPL ? ~0UL << (wi % BPL) : ~0UL);
+		if (m) {
+			wi = si * BPL + (unsigned long)__builtin_ctzl(m);
+			return wi * BPL + (unsigned long)__builtin_ctzl(row(sc, c)[wi]);
+		}
+	}
+	return ~0UL;
+}
+
 unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct modern_index *ix,
 				 const unsigned long *map, unsigned long nr)
 {
-	unsigned long wi, w, b, p, best, best_len;
+	unsigned long b, p, best, best_len;
 	unsigned int c;
 	bool any;
 
@@ -201,18 +240,15 @@ unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct moder
 			continue;
 		best = MODERN_INDEX_NONE;
 		best_len = ~0UL;
-		for (wi = 0; wi < sc->row_words; wi++) {
-			for (w = row(sc, c)[wi]; w; w &= w - 1) {
-				b = wi * BPL + (unsigned long)__builtin_ctzl(w);
-				p = best_in_block(ix, map, sc->nbits, b, c, nr, &best_len, &any);
-				if (!any)	/* its runs are gone: a stale bit */
-					unmark(sc, c, b);
-				if (p == ~0UL)
-					continue;
-				best = p;
-				if (c < EXACT || best_len == nr)
-					return best;
-			}
+		for (b = next_marked(sc, c, 0); b != ~0UL; b = next_marked(sc, c, b + 1)) {
+			p = best_in_block(ix, map, sc->nbits, b, c, nr, &best_len, &any);
+			if (!any)	/* its runs are gone: a stale bit */
+				unmark(sc, c, b);
+			if (p == ~0UL)
+				continue;
+			best = p;
+			if (c < EXACT || best_len == nr)
+				return best;
 		}
 		if (best != MODERN_INDEX_NONE)
 			return best;
@@ -235,9 +271,12 @@ bool modern_sc_verify(struct modern_sizeclass *sc, const unsigned long *map)
 			ok = false;
 	for (c = 0; c < NCLASS && ok; c++) {
 		bits = 0;
-		for (i = 0; i < sc->row_words; i++)
+		for (i = 0; i < sc->row_words; i++) {
 			bits += (unsigned long)__builtin_popcountl(row(sc, c)[i]);
-		ok = bits == sc->count[c];
+			if (!row(sc, c)[i] != !(sum(sc, c)[i / BPL] >> (i % BPL) & 1))
+				ok = false;
+		}
+		ok = ok && bits == sc->count[c];
 	}
 	modern_sc_destroy(fresh);
 	return ok;

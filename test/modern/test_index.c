@@ -310,6 +310,46 @@ START_TEST(many_chunks_place_as_the_kernel)
 }
 END_TEST
 
+/*
+ * Best fit on a chunk of 2^27 granules: holes carved far apart, so that the
+ * size classes' rows span several summary words.
+ */
+START_TEST(best_fit_across_a_big_chunk)
+{
+	const unsigned long base = 1UL << 32, n = 1UL << 27;
+	unsigned long k, a, b;
+	struct twin t;
+
+	if (getenv("GENALLOC_UNDER_VALGRIND"))
+		return;
+	twin_init(&t, 0);
+	twin_add(&t, base, n);
+	ck_assert_uint_eq(gen_pool_alloc(t.ix, n), base);
+	ck_assert_uint_eq(gen_pool_alloc(t.lin, n), base);
+	for (k = 1; k < 16; k++) {
+		gen_pool_free(t.ix, base + (k << 23) + 5, 1000 + 7 * (k % 5));
+		gen_pool_free(t.lin, base + (k << 23) + 5, 1000 + 7 * (k % 5));
+	}
+	for (k = 0; k < 12; k++) {
+		a = gen_pool_alloc_algo(t.ix, 990 + 3 * k, gen_pool_best_fit, NULL);
+		b = gen_pool_alloc_algo(t.lin, 990 + 3 * k, gen_pool_best_fit, NULL);
+		ck_assert_uint_eq(a, b);
+		ck_assert_uint_ne(a, 0);
+		ck_assert_int_eq(gen_pool_check(t.ix), 0);
+		t.live_addr[t.nlive] = a;
+		t.live_size[t.nlive++] = 990 + 3 * k;
+	}
+	/* Give back what lies between the holes, then the drain frees the rest. */
+	for (a = 0, k = 1; k <= 16; k++) {
+		b = k < 16 ? (k << 23) + 5 : n;
+		gen_pool_free(t.ix, base + a, b - a);
+		gen_pool_free(t.lin, base + a, b - a);
+		a = b + 1000 + 7 * (k % 5);
+	}
+	twin_drain(&t);
+}
+END_TEST
+
 /* Leaving the lock-free mode rebuilds the index from the bitmaps. */
 START_TEST(switching_modes_rebuilds_the_index)
 {
@@ -383,6 +423,7 @@ Suite *modern_index_suite(void)
 	tcase_add_test(tc, bookkeeping_within_an_eighth_of_the_bitmap);
 	tcase_add_loop_test(tc, indexed_pool_places_as_the_kernel, 0, 8);
 	tcase_add_test(tc, many_chunks_place_as_the_kernel);
+	tcase_add_test(tc, best_fit_across_a_big_chunk);
 	tcase_add_test(tc, switching_modes_rebuilds_the_index);
 	tcase_add_test(tc, user_algorithm_updates_the_index);
 	suite_add_tcase(s, tc);
