@@ -127,9 +127,10 @@ void modern_gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st)
 				pool ? "NULL statistics buffer" : "NULL pool");
 		return;
 	}
+	/* The lock holds the directory and the lazily built size classes
+	 * still (and, in indexed mode, the bitmaps: an exact snapshot). */
 	pthread_mutex_lock(&pool->lock);
 	st->metadata_bytes = sizeof(*pool) + modern_dir_bytes(pool->dir);
-	pthread_mutex_unlock(&pool->lock);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
 		st->nr_chunks++;
 		st->size += modern_chunk_size(chunk);
@@ -143,4 +144,5 @@ void modern_gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st)
 					      modern_index_bytes(chunk->nbits);
 		count_extents(chunk, pool->min_alloc_order, st);
 	}
+	pthread_mutex_unlock(&pool->lock);
 }

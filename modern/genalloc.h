@@ -43,7 +43,8 @@
  *   gen_pool_alloc*(), gen_pool_dma_alloc*(), gen_pool_free*(),
  *   gen_pool_add*(), gen_pool_virt_to_phys(), gen_pool_has_addr(),
  *   gen_pool_avail(), gen_pool_size(), gen_pool_for_each_chunk(),
- *   gen_pool_stats() (a snapshot, exact only when the pool is quiet).
+ *   gen_pool_stats() (a snapshot; in lock-free mode exact only when the
+ *   pool is quiet).
  *   Must not overlap any other call on the same pool: gen_pool_destroy(),
  *   gen_pool_set_algo() (allocations read the algo/data pair unlocked),
  *   gen_pool_set_lockless() and gen_pool_check() (it compares bitmaps with
@@ -834,7 +835,9 @@ static inline int gen_pool_check(struct gen_pool *pool)
  * @pool: the pool (NULL: WARN EINVAL, @st zeroed)
  * @st:   where to write (NULL: WARN EINVAL)
  *
- * Costs O(bitmap words).  Exact when the pool is quiet.
+ * Costs O(bitmap words) and holds the pool's lock meanwhile (not
+ * async-signal-safe).  Exact in indexed mode; in lock-free mode, exact when
+ * no allocation or free is in flight.
  */
 static inline void gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st)
 {

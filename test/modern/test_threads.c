@@ -270,6 +270,50 @@ START_TEST(signal_handler_allocates_on_the_same_pool)
 }
 END_TEST
 
+/*
+ * Statistics while best fit runs in another thread: the size classes are
+ * built lazily under the pool's lock, and gen_pool_stats() reads their
+ * size under the same lock (ThreadSanitizer checks the pairing).
+ */
+static void *best_fit_churn(void *arg)
+{
+	unsigned long long rng = 5;
+	long i;
+
+	(void)arg;
+	for (i = 0; i < 3000; i++) {
+		size_t size = 8 + test_rng_below(&rng, 400);
+		unsigned long a = gen_pool_alloc_algo(pool, size, gen_pool_best_fit, NULL);
+
+		if (a)
+			gen_pool_free(pool, a, size);
+	}
+	return NULL;
+}
+
+START_TEST(stats_while_best_fit_runs)
+{
+	struct gen_pool_stats st;
+	pthread_t th;
+	int i;
+
+	pool = gen_pool_create(ORDER, -1);
+	ck_assert_int_eq(gen_pool_add(pool, BASE, CHUNK_BYTES, -1), 0);
+	ck_assert_int_eq(pthread_create(&th, NULL, best_fit_churn, NULL), 0);
+	for (i = 0; i < 200; i++) {
+		gen_pool_stats(pool, &st);
+		ck_assert_uint_eq(st.size, CHUNK_BYTES);
+		ck_assert_uint_le(st.avail, CHUNK_BYTES);
+	}
+	pthread_join(th, NULL);
+	gen_pool_stats(pool, &st);
+	ck_assert_uint_eq(st.avail, CHUNK_BYTES);
+	ck_assert_uint_eq(st.nr_free_extents, 1);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 Suite *modern_threads_suite(void)
 {
 	Suite *s = suite_create("modern_threads");
@@ -277,6 +321,7 @@ Suite *modern_threads_suite(void)
 
 	tcase_add_loop_test(tc, threads_never_share_a_granule, 0, 2);
 	tcase_add_loop_test(tc, concurrent_double_free_is_caught_once, 0, 2);
+	tcase_add_test(tc, stats_while_best_fit_runs);
 	tcase_add_test(tc, signal_handler_allocates_on_the_same_pool);
 	suite_add_tcase(s, tc);
 	return s;
