@@ -7,7 +7,8 @@
 
 # Everything but the programs' main files and the tracer: the test links
 # these too (test/bench/build.mk).
-BENCH_CORE := chunks engines engine_2005 engine_legacy engine_compat engine_modern generators \
+BENCH_CORE := chunks engines engine_2005 engine_legacy engine_compat engine_modern engine_tlsf \
+	tlsf generators \
 	trace metrics replay options
 BENCH_CORE_OBJS := $(BENCH_CORE:%=$(B)/bench/%.o)
 BENCH_COMPARE_OBJS := $(B)/bench/compare.o $(B)/bench/report_table.o \

@@ -116,6 +116,16 @@ extern const size_t bench_nr_engines_compat;
 extern const struct bench_engine bench_engines_modern[];
 extern const size_t bench_nr_engines_modern;
 
+/*
+ * Only genalloc-speed lists these (bench_speed_engine_list()): the modern
+ * engine on the kernel's lock-free linear path, and the TLSF-style
+ * yardstick (bench/engine_tlsf.c).
+ */
+extern const struct bench_engine bench_engines_modern_lockless[];
+extern const size_t bench_nr_engines_modern_lockless;
+extern const struct bench_engine bench_engines_tlsf[];
+extern const size_t bench_nr_engines_tlsf;
+
 /* More than the adapters export, so a list never needs to be cut. */
 #define BENCH_MAX_ENGINES 32
 

@@ -42,7 +42,9 @@ static struct bench_pool *modern_create(const struct bench_engine *e,
 	gp = gen_pool_create(e->arg2, -1);
 	if (!gp)
 		goto fail_chunks;
-	gen_pool_set_algo(gp, algo_of(e->arg), NULL);
+	gen_pool_set_algo(gp, algo_of(e->arg & 3), NULL);
+	/* Bit 2: the kernel's own path, lock-free with a linear search. */
+	gen_pool_set_lockless(gp, e->arg & 4);
 	p->impl = gp;
 	if (cfg->regime == BENCH_FIXED) {
 		/* One range of the whole capacity, as a fixed device window. */
@@ -121,3 +123,16 @@ const struct bench_engine bench_engines_modern[] = {
 };
 const size_t bench_nr_engines_modern =
 	sizeof(bench_engines_modern) / sizeof(bench_engines_modern[0]);
+
+/*
+ * The same pools on the kernel's lock-free path (gen_pool_set_lockless()):
+ * the linear bitmap search the index replaces, with the same addresses.
+ * genalloc-speed measures the index against them.
+ */
+const struct bench_engine bench_engines_modern_lockless[] = {
+	MODERN("kff8", 4, 3, "modern, kernel lock-free path (linear search), first fit, 8-byte granule"),
+	MODERN("kbf8", 5, 3, "modern, kernel lock-free path (linear search), best fit, 8-byte granule"),
+	MODERN("kffo8", 6, 3, "modern, kernel lock-free path (linear search), order-aligned, 8-byte granule"),
+};
+const size_t bench_nr_engines_modern_lockless =
+	sizeof(bench_engines_modern_lockless) / sizeof(bench_engines_modern_lockless[0]);

@@ -12,6 +12,14 @@
  * A figure is the median of several runs of wall time per pair, with the
  * spread (min..max) and the ratio against first-fit at an 8-byte granule.
  *
+ * Besides the library's engines it times the modern engine on the kernel's
+ * lock-free path (kff8, kbf8, kffo8: the linear bitmap search the index
+ * replaces, same addresses) and a TLSF-style allocator (tlsf8, bench/tlsf.c),
+ * and sums them up in one table: how many times faster the index is than
+ * the linear search, and how it stands against TLSF.  --sizes fixes the
+ * request sizes instead of scaling them with the pool, so that the cost
+ * growth with the pool size is measured on one workload.
+ *
  * Then the buddy's free with long free lists: a pool full of 32-byte blocks
  * with every other one freed, so that each further free merges with a
  * buddy on a list of pool/64 entries, timed with the 2005 linear search of
@@ -51,6 +59,7 @@ struct settings {
 	double budget;		/* seconds per run at most */
 	double linear_budget;	/* seconds per linear-search point */
 	uint64_t seed;
+	size_t size_lo, size_hi;	/* fixed request sizes; 0: scale with the pool */
 	int full;
 	const char *argv0;
 	const char *csv;	/* where to write every figure, or NULL */
@@ -222,6 +231,19 @@ static size_t pairs_for(const struct settings *s, size_t pool)
 	return s->pairs / (pool / sixteen) > 500 ? s->pairs / (pool / sixteen) : 500;
 }
 
+/* Request sizes: fixed by --sizes, else log-uniform in [pool/2^17, pool/2^11]. */
+static size_t request_lo(const struct settings *s, size_t pool)
+{
+	if (s->size_lo)
+		return s->size_lo;
+	return pool >> 17 > 8 ? pool >> 17 : 8;
+}
+
+static size_t request_hi(const struct settings *s, size_t pool)
+{
+	return s->size_hi ? s->size_hi : pool >> 11;
+}
+
 static void run_engine(const struct settings *s, size_t pi, size_t ei)
 {
 	size_t pool = s->pools[pi];
@@ -235,7 +257,7 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 	struct bench_pool *p = e->create(e, &cfg);
 	struct block *set = NULL;
 	size_t nr = 0, cap = 0, granted = 0, oi, ti, i;
-	size_t lo = pool >> 17 > 8 ? pool >> 17 : 8, hi = pool >> 11;
+	size_t lo = request_lo(s, pool), hi = request_hi(s, pool);
 	uint64_t rng = s->seed;
 
 	if (!p) {
@@ -272,16 +294,22 @@ static size_t reference(const struct settings *s)
 	return 0;
 }
 
+static const char *sizes_arg(char *buf, size_t n, const struct settings *s)
+{
+	snprintf(buf, n, "%zu..%zu", s->size_lo, s->size_hi);
+	return buf;
+}
+
 static void print_point(const struct settings *s, size_t pi, size_t oi, size_t ti)
 {
 	size_t ei, ref = reference(s);
-	char a[32];
+	char a[32], b[48];
 	size_t pool = s->pools[pi];
 
 	printf("\nworkload: pool %s, %zu%% full, %zu thread%s, pairs of free(random live) + "
 	       "alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs or %g ms\n",
 	       hsize(a, sizeof(a), pool), s->occ[oi], s->threads[ti],
-	       s->threads[ti] > 1 ? "s" : "", pool >> 17 > 8 ? pool >> 17 : 8, pool >> 11,
+	       s->threads[ti] > 1 ? "s" : "", request_lo(s, pool), request_hi(s, pool),
 	       s->runs, pairs_for(s, pool), s->budget * 1000);
 	printf("  %-7s %12s %23s %8s %9s %7s %7s\n", "engine", "ns/pair", "spread (min..max)",
 	       "vs ff8", "pairs", "failed", "fill s");
@@ -294,9 +322,10 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 		       f->pairs, f->failed, f->fill);
 	}
 	printf("  rerun: %s --pools %s --occupancy %zu --threads %zu --runs %zu --pairs %zu "
-	       "--budget %g --seed %llu%s\n", s->argv0, hsize(a, sizeof(a), pool), s->occ[oi],
-	       s->threads[ti], s->runs, s->pairs, s->budget * 1000,
-	       (unsigned long long)s->seed,
+	       "--budget %g --seed %llu%s%s%s\n", s->argv0, hsize(a, sizeof(a), pool),
+	       s->occ[oi], s->threads[ti], s->runs, s->pairs, s->budget * 1000,
+	       (unsigned long long)s->seed, s->size_lo ? " --sizes " : "",
+	       s->size_lo ? sizes_arg(b, sizeof(b), s) : "",
 	       s->occ[oi] != s->occ[0] ? " (filled through the lower levels first)" : "");
 }
 
@@ -348,6 +377,66 @@ static void print_scaling(const struct settings *s)
 				for (pi = 0; pi < s->nr_pools; pi++)
 					printf(" %9.1f", result(s, pi, oi, ti, ei)->median);
 				printf(" %9.1f\n", first > 0 ? last / first : 0.0);
+			}
+		}
+	}
+}
+
+static size_t engine_index(const struct settings *s, const char *name)
+{
+	size_t ei;
+
+	for (ei = 0; ei < s->ne; ei++)
+		if (!strcmp(s->e[ei]->name, name))
+			return ei;
+	return s->ne;
+}
+
+/* "how many times faster than": @slow's time over @fast's, or a dash. */
+static void print_ratio(const struct settings *s, size_t pi, size_t oi, size_t ti,
+			const char *slow, const char *fast)
+{
+	size_t a = engine_index(s, slow), b = engine_index(s, fast);
+	double x, y;
+
+	if (a == s->ne || b == s->ne) {
+		printf(" %9s", "-");
+		return;
+	}
+	x = result(s, pi, oi, ti, a)->median;
+	y = result(s, pi, oi, ti, b)->median;
+	printf(" %9.1f", y > 0 ? x / y : 0.0);
+}
+
+/*
+ * The table the index is judged by: for each pool, how many times faster
+ * each indexed algorithm is than the kernel's linear search of the same
+ * bitmap (same addresses), and first fit's time over TLSF's.
+ */
+static void print_index_summary(const struct settings *s)
+{
+	static const char *const pairs[][2] = {
+		{ "kff8", "ff8" }, { "kbf8", "bf8" }, { "kffo8", "ffo8" }, { "ff8", "tlsf8" },
+	};
+	size_t pi, oi, ti, k;
+	char a[32];
+
+	if (engine_index(s, "ff8") == s->ne)
+		return;
+	for (oi = 0; oi < s->nr_occ; oi++) {
+		for (ti = 0; ti < s->nr_threads; ti++) {
+			printf("\nINDEX vs LINEAR: times faster than the kernel's linear search "
+			       "(same addresses), %zu%% full, %zu thread%s;\n"
+			       "  last column: ff8's time over TLSF's (2.0 = twice as slow)\n",
+			       s->occ[oi], s->threads[ti], s->threads[ti] > 1 ? "s" : "");
+			printf("  %-6s %9s %9s %9s %9s %9s\n", "pool", "ff8 ns", "ff x",
+			       "bf x", "ffo x", "ff/tlsf");
+			for (pi = 0; pi < s->nr_pools; pi++) {
+				printf("  %-6s %9.1f", hsize(a, sizeof(a), s->pools[pi]),
+				       result(s, pi, oi, ti, engine_index(s, "ff8"))->median);
+				for (k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++)
+					print_ratio(s, pi, oi, ti, pairs[k][0], pairs[k][1]);
+				printf("\n");
 			}
 		}
 	}
@@ -445,6 +534,29 @@ static int parse_list(const char *arg, size_t *out, size_t *nr, int sizes)
 	return 0;
 }
 
+/* The library's engines, then the lock-free kernel path and TLSF. */
+static size_t speed_engine_list(const struct bench_engine **out, size_t max)
+{
+	size_t n = bench_engine_list(out, max), i;
+
+	for (i = 0; i < bench_nr_engines_modern_lockless && n < max; i++)
+		out[n++] = &bench_engines_modern_lockless[i];
+	for (i = 0; i < bench_nr_engines_tlsf && n < max; i++)
+		out[n++] = &bench_engines_tlsf[i];
+	return n;
+}
+
+static const struct bench_engine *speed_engine_find(const char *name)
+{
+	const struct bench_engine *l[BENCH_MAX_ENGINES];
+	size_t i, n = speed_engine_list(l, BENCH_MAX_ENGINES);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(l[i]->name, name))
+			return l[i];
+	return NULL;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -456,7 +568,8 @@ static void usage(FILE *f)
 "                        'none' skips the pair timings)\n"
 "  -o, --occupancy LIST  steady-state occupancies in %% (default 50,90)\n"
 "  -t, --threads LIST    thread counts (default 1,2; at most 8)\n"
-"  -e, --engines LIST    engines (default: all; see genalloc-compare --list)\n"
+"  -e, --engines LIST    engines (default: all: genalloc-compare --list, and\n"
+"                        kff8, kbf8, kffo8 (kernel linear path), tlsf8)\n"
 "  -r, --runs N          runs per point; the median is reported (default 5)\n"
 "  -n, --pairs N         pairs per run on pools up to 16M, scaled down by the\n"
 "                        size above, at least 500 (default 20000)\n"
@@ -465,6 +578,9 @@ static void usage(FILE *f)
 "  -l, --linear LIST     pools for the buddy free-list test (default\n"
 "                        1M,16M,64M; 'none' skips it)\n"
 "  -s, --seed N          PRNG seed (default 1)\n"
+"  -z, --sizes LO..HI    request sizes log-uniform in [LO, HI] bytes on every\n"
+"                        pool (default: [pool/2^17, pool/2^11]); 64..64\n"
+"                        for one size\n"
 "  -c, --csv FILE        also write every figure to FILE as CSV\n"
 "  -F, --full            the long version: 11 runs, 10x the pairs and\n"
 "                        time per run, the free-list test up to 1G with 10x\n"
@@ -485,6 +601,7 @@ static int parse(int argc, char **argv, struct settings *s)
 		{ "seed", required_argument, NULL, 's' },
 		{ "budget", required_argument, NULL, 'b' },
 		{ "csv", required_argument, NULL, 'c' },
+		{ "sizes", required_argument, NULL, 'z' },
 		{ "full", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -492,7 +609,7 @@ static int parse(int argc, char **argv, struct settings *s)
 	int c, linear_set = 0, runs_set = 0, pairs_set = 0, budget_set = 0;
 	size_t i, v;
 
-	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:c:Fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:c:z:Fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_list(optarg, s->pools, &s->nr_pools, 1))
@@ -518,7 +635,7 @@ static int parse(int argc, char **argv, struct settings *s)
 			s->ne = 0;
 			snprintf(buf, sizeof(buf), "%s", optarg);
 			for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				const struct bench_engine *e = bench_engine_find(tok);
+				const struct bench_engine *e = speed_engine_find(tok);
 
 				if (!e || s->ne == BENCH_MAX_ENGINES) {
 					fprintf(stderr, "genalloc-speed: no engine '%s'\n", tok);
@@ -557,6 +674,20 @@ static int parse(int argc, char **argv, struct settings *s)
 		case 'c':
 			s->csv = optarg;
 			break;
+		case 'z': {
+			char lo[32], *dots;
+
+			snprintf(lo, sizeof(lo), "%s", optarg);
+			dots = strstr(lo, "..");
+			if (!dots)
+				return -1;
+			*dots = '\0';
+			if (bench_parse_size(lo, &s->size_lo) ||
+			    bench_parse_size(dots + 2, &s->size_hi) || !s->size_lo ||
+			    s->size_hi < s->size_lo)
+				return -1;
+			break;
+		}
 		case 'F':
 			s->full = 1;
 			break;
@@ -588,7 +719,7 @@ int main(int argc, char **argv)
 	struct settings s = {
 		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .seed = 1, .argv0 = argv[0],
 	};
-	size_t pi, oi, ti, n = bench_engine_list(s.e, BENCH_MAX_ENGINES);
+	size_t pi, oi, ti, n = speed_engine_list(s.e, BENCH_MAX_ENGINES);
 	double t0 = bench_now();
 
 	parse_list("1M,16M,256M,1G", s.pools, &s.nr_pools, 1);
@@ -613,6 +744,7 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 		print_scaling(&s);
+		print_index_summary(&s);
 		if (s.csv && write_csv(&s))
 			perror(s.csv);
 		else if (s.csv)
