@@ -72,10 +72,11 @@
  *     summary tree    4 bytes per 512 granules + 12 bytes per 4096
  *                     granules, about 1/11 of the bitmap (N / G * 0.0112);
  *     size classes    only once best fit has run on the chunk: 167 bits per
- *                     8192 granules, 1/49 of the bitmap;
+ *                     8192 granules plus about 700 bytes, 1/45 of the
+ *                     bitmap on big chunks;
  *     fixed           a 64-byte chunk header, a 232-byte index header,
  *                     and per chunk about 48 bytes of directory.
- *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 94 KiB tree (+ 21 KiB
+ *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 92 KiB tree (+ 23 KiB
  *   with best fit).  Chunks of 2^32 granules or more have no index and are
  *   searched linearly in both modes.
  *
