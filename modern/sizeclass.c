@@ -80,6 +80,17 @@ static unsigned int size_class(unsigned long len)
 	       (unsigned int)((len >> (k - SUB_SHIFT)) & ((1UL << SUB_SHIFT) - 1));
 }
 
+/* The shortest length of class @c (the inverse of size_class()). */
+static unsigned long class_min(unsigned int c)
+{
+	unsigned int k;
+
+	if (c < EXACT)
+		return c + 1;
+	k = (c - EXACT) / (1U << SUB_SHIFT) + 6;
+	return (1UL << k) + (unsigned long)((c - EXACT) % (1U << SUB_SHIFT)) * (1UL << (k - SUB_SHIFT));
+}
+
 static unsigned long *row(struct modern_sizeclass *sc, unsigned int c)
 {
 	return &sc->rows[(size_t)c * sc->row_words];
@@ -234,7 +245,7 @@ static unsigned long next_marked(struct modern_sizeclass *sc, unsigned int c, un
 unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct modern_index *ix,
 				 const unsigned long *map, unsigned long nr)
 {
-	unsigned long b, p, best, best_len;
+	unsigned long b, p, best, best_len, floor;
 	unsigned int c;
 	bool any;
 
@@ -243,6 +254,9 @@ unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct moder
 			continue;
 		best = MODERN_INDEX_NONE;
 		best_len = ~0UL;
+		/* Nothing in the class can be shorter than this: a run of
+		 * exactly this length, found first, is the answer. */
+		floor = class_min(c) > nr ? class_min(c) : nr;
 		for (b = next_marked(sc, c, 0); b != ~0UL; b = next_marked(sc, c, b + 1)) {
 			p = best_in_block(ix, map, sc->nbits, b, c, nr, &best_len, &any);
 			if (!any)	/* its runs are gone: a stale bit */
@@ -250,7 +264,7 @@ unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct moder
 			if (p == ~0UL)
 				continue;
 			best = p;
-			if (c < EXACT || best_len == nr)
+			if (best_len == floor)
 				return best;
 		}
 		if (best != MODERN_INDEX_NONE)
