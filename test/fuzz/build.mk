@@ -21,7 +21,7 @@
 
 FUZZ_NAMES := legacy modern compat
 FUZZ_SRC := test/fuzz
-FUZZ_SHARED := fuzz_support model2005
+FUZZ_SHARED := fuzz_support fuzz2005 model2005
 FUZZ_SECONDS ?= 60
 FUZZ_MAX_LEN ?= 4096
 FUZZ_FLAGS ?=

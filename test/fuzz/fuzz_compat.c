@@ -2,527 +2,150 @@
 /*
  * test/fuzz/fuzz_compat.c - the 2005 API over either backend.
  *
- * Input: a header byte (bit 0: buddy or bitmap backend; the rest: chunk
- * shift 7..14), the chunks the callback may give, the prefill; then the
- * legacy harness's operations: allocations of any size, frees with any size
- * of the same rounding, donations, bad chunks from the callback, misuse.
- *
- * Both backends keep the 2005 contract, checked against a per-atom shadow
- * of the pool's memory: every block is free pool memory aligned to its
- * rounded size, free bytes are known bytes less live bytes, obtained and
- * donated bytes are what the callback gave and the caller donated, and
- * compat's checker passes.  Placement is checked too:
+ * The input language, the operations, the misuse and the common checks are
+ * the 2005 driver's (fuzz2005.h): both backends keep the 2005 contract,
+ * checked against a per-atom shadow of the pool's memory.  What is compat's
+ * own: bit 0 of header byte 0 picks the backend (the rest is the chunk
+ * shift), and placement is checked per backend:
  *  - buddy: the 2005 model's address (model2005.c), and its largest block;
  *  - bitmap: the lowest naturally aligned free run of the newest chunk
  *    ("frame": a callback chunk, or the chunk-sized frame a first donation
  *    falls in) that has one - the property the header states.
- * A refused call must report the documented code and change nothing.
  */
-#include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
-#include "model2005.h"
+#include "fuzz2005.h"
 #include "compat/genalloc.h"
 
-#define MAX_LIVE	1024
-#define DONATION_CHUNKS	3
 #define MAX_FRAMES	64
 
-enum bad_chunk { GOOD, MISALIGNED, OVERLAPPING, WRAPPING };
-
-struct supply {
-	unsigned long base, chunk;
-	int limit, given, calls;
-	enum bad_chunk bad, last_kind;
-	unsigned long last;
-};
-
-struct run {
-	struct fuzz_in in;
-	struct gen_pool *pool;
-	int bitmap;			/* which backend */
-	struct supply sup;
-	struct m5_lists m;		/* buddy: the 2005 lists */
-	unsigned long frames[MAX_FRAMES];	/* bitmap: newest last */
+/* The driver's run, and the bitmap backend's frames, newest last. */
+struct compat_run {
+	struct f5_run r;		/* first: the driver's hooks cast back */
+	unsigned long frames[MAX_FRAMES];
 	int nr_frames;
-	struct shadow sh;
-	unsigned long chunk, donated, donation_area;
-	int shift;
-	struct m5_block live[MAX_LIVE];
-	int nr_live;
 };
 
 static unsigned long supply_chunk(struct gen_pool *pool)
 {
-	struct supply *s = (struct supply *)pool->private;
-
-	s->calls++;
-	s->last_kind = s->bad;
-	s->bad = GOOD;
-	switch (s->last_kind) {
-	case MISALIGNED:
-		return s->last = s->base + (unsigned long)s->given * s->chunk + 32;
-	case OVERLAPPING:
-		return s->last = s->base;
-	case WRAPPING:
-		return s->last = ULONG_MAX - 31;
-	case GOOD:
-		break;
-	}
-	if (s->given == s->limit)
-		return s->last = 0;
-	return s->last = s->base + (unsigned long)s->given++ * s->chunk;
+	return f5_supply_next((struct f5_supply *)pool->private);
 }
 
-/* ------------------------------------------------------------ the models */
+/* ------------------------------------------------------------ bitmap model */
 
-static void add_frame(struct run *r, unsigned long frame)
+static struct compat_run *of(const struct f5_run *r)
 {
-	for (int k = 0; k < r->nr_frames; k++)
-		if (r->frames[k] == frame)
-			return;
-	FUZZ_CHECK(r->nr_frames < MAX_FRAMES, "too many frames");
-	r->frames[r->nr_frames++] = frame;
+	return (struct compat_run *)(uintptr_t)r;
 }
 
-/* Bitmap: the lowest aligned free run of @s bytes, newest frame first. */
-static unsigned long frame_place(const struct run *r, unsigned long s)
+/* The lowest aligned free run of @s bytes, newest frame first. */
+static unsigned long frame_place(const struct f5_run *r, unsigned long s)
 {
-	for (int k = r->nr_frames - 1; k >= 0; k--)
+	const struct compat_run *c = of(r);
+
+	for (int k = c->nr_frames - 1; k >= 0; k--)
 		for (unsigned long off = 0; off < r->chunk; off += s)
-			if (shadow_all(&r->sh, r->frames[k] + off, s, SH_FREE))
-				return r->frames[k] + off;
+			if (shadow_all(&r->sh, c->frames[k] + off, s, SH_FREE))
+				return c->frames[k] + off;
 	return 0;
 }
 
-static unsigned long model_largest(const struct run *r)
+static int frames_has(const struct f5_run *r, int i)
 {
-	if (!r->bitmap)
-		return m5_largest(&r->m);
+	return frame_place(r, 32UL << i) != 0;
+}
+
+static unsigned long frames_take(struct f5_run *r, int i)
+{
+	return frame_place(r, 32UL << i);
+}
+
+static unsigned long frames_largest(const struct f5_run *r)
+{
 	for (unsigned long s = r->chunk; s >= 32; s >>= 1)
 		if (frame_place(r, s))
 			return s;
 	return 0;
 }
 
-static int model_has(const struct run *r, int i)
+static void frames_add(struct f5_run *r, unsigned long a, int i)
 {
-	return r->bitmap ? frame_place(r, 32UL << i) != 0 : m5_has(&r->m, i);
+	struct compat_run *c = of(r);
+	unsigned long frame = a & ~(r->chunk - 1);
+
+	(void)i;
+	for (int k = 0; k < c->nr_frames; k++)
+		if (c->frames[k] == frame)
+			return;
+	FUZZ_CHECK(c->nr_frames < MAX_FRAMES, "too many frames");
+	c->frames[c->nr_frames++] = frame;
 }
 
-static unsigned long model_take(struct run *r, int i)
+/* The shadow alone says what is free again. */
+static void frames_release(struct f5_run *r, unsigned long a, int i)
 {
-	return r->bitmap ? frame_place(r, 32UL << i) : m5_take(&r->m, i);
+	(void)r;
+	(void)a;
+	(void)i;
 }
 
-/* Memory becomes free pool memory: a chunk (@donation 0) or a donation. */
-static void model_add(struct run *r, unsigned long a, int i, int donation)
-{
-	shadow_add(&r->sh, a, 32UL << i);
-	if (r->bitmap)
-		add_frame(r, a & ~(r->chunk - 1));
-	else
-		m5_release(&r->m, a, i);
-	(void)donation;
-}
-
-static void model_free(struct run *r, unsigned long a, int i)
-{
-	shadow_release(&r->sh, a, 32UL << i);
-	if (!r->bitmap)
-		m5_release(&r->m, a, i);
-}
-
-/* ------------------------------------------------------------ checking */
-
-static void check_pool(const struct run *r)
-{
-	struct compat_gen_pool_stats st;
-
-	FUZZ_CHECK(compat_gen_pool_check(r->pool) == 0, "checker failed");
-	fuzz_expect_quiet("gen_pool_check");
-	compat_gen_pool_stats(r->pool, &st);
-	FUZZ_CHECK(st.obtained_bytes == (unsigned long)r->sup.given * r->chunk,
-		   "obtained %lu", st.obtained_bytes);
-	FUZZ_CHECK(st.donated_bytes == r->donated, "donated %lu, model %lu",
-		   st.donated_bytes, r->donated);
-	FUZZ_CHECK(st.free_bytes == r->sh.known - r->sh.live, "free %lu, shadow %lu",
-		   st.free_bytes, r->sh.known - r->sh.live);
-	if (!r->bitmap)
-		FUZZ_CHECK(st.free_bytes == m5_free_bytes(&r->m), "free %lu, model %lu",
-			   st.free_bytes, m5_free_bytes(&r->m));
-	FUZZ_CHECK(st.largest_free == model_largest(r), "largest %lu, model %lu",
-		   st.largest_free, model_largest(r));
-}
-
-struct snapshot {
-	struct compat_gen_pool_stats st;
-	int calls;
+static const struct f5_model frames_model = {
+	.lists = 0,
+	.has = frames_has,
+	.take = frames_take,
+	.largest = frames_largest,
+	.add = frames_add,
+	.release = frames_release,
 };
 
-static void take(const struct run *r, struct snapshot *s)
+/* ------------------------------------------------------------ the engine */
+
+static int shift_of(unsigned b0)
 {
-	memset(s, 0, sizeof(*s));
-	compat_gen_pool_stats(r->pool, &s->st);
-	s->calls = r->sup.calls;
+	return (int)(b0 >> 1);
 }
 
-static void check_unchanged(const struct run *r, const struct snapshot *before)
+static struct gen_pool *create(struct f5_run *r, int prefill)
 {
-	struct snapshot now;
+	int bitmap = (int)(r->hdr[0] & 1);
 
-	take(r, &now);
-	FUZZ_CHECK(!memcmp(&now, before, sizeof(now)), "a refused call changed the pool");
+	if (bitmap)
+		r->model = &frames_model;
+	return compat_gen_pool_create_backend(bitmap ? COMPAT_BACKEND_BITMAP : COMPAT_BACKEND_BUDDY,
+					      prefill, r->shift, supply_chunk,
+					      (unsigned long)&r->sup);
 }
 
-/* ------------------------------------------------------------ operations */
-
-static int request_size(struct run *r)
+static void read_state(const struct f5_run *r, struct f5_state *st)
 {
-	unsigned v = fuzz_u16(&r->in);
+	struct compat_gen_pool_stats s;
 
-	if (v % 16 == 0)
-		return (int)(r->chunk + 1 + v % 64);
-	if (v % 4 == 1)
-		return (int)(v % 300);
-	return (int)(v % (r->chunk + 1));
+	compat_gen_pool_stats(r->pool, &s);
+	st->obtained_bytes = s.obtained_bytes;
+	st->donated_bytes = s.donated_bytes;
+	st->free_bytes = s.free_bytes;
+	st->largest_free = s.largest_free;
+	st->metadata_bytes = s.metadata_bytes;
 }
 
-static void model_grow(struct run *r)
-{
-	FUZZ_CHECK(r->sup.calls == 1, "get_new_chunk called %d times", r->sup.calls);
-	switch (r->sup.last_kind) {
-	case MISALIGNED:
-		fuzz_expect_report(GENALLOC_BUG, GENALLOC_EMISALIGNED, "misaligned chunk");
-		return;
-	case OVERLAPPING:
-		fuzz_expect_report(GENALLOC_BUG, GENALLOC_EOVERLAP, "overlapping chunk");
-		return;
-	case WRAPPING:
-		fuzz_expect_report(GENALLOC_BUG, GENALLOC_ERANGE, "wrapping chunk");
-		return;
-	case GOOD:
-		break;
-	}
-	if (r->sup.last)
-		model_add(r, r->sup.last, r->shift - 5, 0);
-}
-
-static void op_alloc(struct run *r)
-{
-	int size = request_size(r), i;
-	unsigned long a, want;
-
-	if (r->nr_live == MAX_LIVE)
-		return;
-	r->sup.calls = 0;
-	a = gen_pool_alloc(r->pool, size);
-	if ((unsigned long)size > r->chunk) {
-		FUZZ_CHECK(!a && !r->sup.calls, "oversize request %d: %#lx", size, a);
-		fuzz_expect_quiet("oversize alloc");
-		return;
-	}
-	i = m5_order((unsigned long)size);
-	if (!model_has(r, i))
-		model_grow(r);
-	else
-		FUZZ_CHECK(!r->sup.calls, "callback called with a free block at hand");
-	fuzz_expect_quiet("alloc");
-	want = model_take(r, i);
-	FUZZ_CHECK(a == want, "alloc(%d): %#lx, model %#lx", size, a, want);
-	if (!a)
-		return;
-	shadow_claim(&r->sh, a, 32UL << i);
-	r->live[r->nr_live++] = (struct m5_block){ a, size };
-}
-
-static void op_free(struct run *r)
-{
-	int k, size;
-	struct m5_block b;
-
-	if (!r->nr_live)
-		return;
-	k = (int)fuzz_below(&r->in, (unsigned long)r->nr_live);
-	b = r->live[k];
-	size = m5_same_rounding(b.size, fuzz_u8(&r->in));
-	gen_pool_free(r->pool, b.addr, size);
-	fuzz_expect_quiet("free");
-	model_free(r, b.addr, m5_order((unsigned long)b.size));
-	r->live[k] = r->live[--r->nr_live];
-}
-
-static void op_donate(struct run *r)
-{
-	int i = (int)fuzz_below(&r->in, (unsigned long)r->m.nr_orders);
-	unsigned long s = 32UL << i, span = DONATION_CHUNKS * r->chunk;
-	unsigned long a = r->donation_area + fuzz_below(&r->in, span / s) * s;
-	struct snapshot before;
-
-	if (!shadow_all(&r->sh, a, 32, SH_UNKNOWN))
-		return;
-	take(r, &before);
-	gen_pool_free(r->pool, a, (int)s);
-	if (shadow_any(&r->sh, a, s, SH_FREE) || shadow_any(&r->sh, a, s, SH_LIVE)) {
-		fuzz_expect_report(GENALLOC_BUG, GENALLOC_EOVERLAP, "overlapping donation");
-		check_unchanged(r, &before);
-		return;
-	}
-	fuzz_expect_quiet("donation");
-	r->donated += s;
-	model_add(r, a, i, 1);
-}
-
-static void refused_free(struct run *r, unsigned long a, int size,
-			 enum genalloc_severity sev, enum genalloc_errcode code, const char *what)
-{
-	struct snapshot before;
-
-	take(r, &before);
-	gen_pool_free(r->pool, a, size);
-	fuzz_expect_report(sev, code, what);
-	check_unchanged(r, &before);
-}
-
-static void misuse_live(struct run *r, unsigned sub)
-{
-	struct m5_block b = r->live[fuzz_below(&r->in, (unsigned long)r->nr_live)];
-	int i = m5_order((unsigned long)b.size), j;
-	unsigned long s = 32UL << i, k;
-
-	switch (sub) {
-	case 0:
-		j = (int)fuzz_below(&r->in, (unsigned long)r->m.nr_orders);
-		if (j == i)
-			return;
-		refused_free(r, b.addr, 32 << j, GENALLOC_BUG, GENALLOC_ESIZE, "wrong size");
-		return;
-	case 1:
-		if (!i)
-			return;
-		k = 1 + fuzz_below(&r->in, (s >> 5) - 1);
-		refused_free(r, b.addr + 32 * k, (int)fuzz_below(&r->in, 33), GENALLOC_BUG,
-			     GENALLOC_EFOREIGN, "interior of a live block");
-		return;
-	default:
-		refused_free(r, b.addr + 1 + fuzz_below(&r->in, 31), b.size, GENALLOC_BUG,
-			     GENALLOC_EMISALIGNED, "misaligned address");
-		return;
-	}
-}
-
-/* A free block of the model (buddy) or a free atom of the shadow (bitmap). */
-static void misuse_free_memory(struct run *r, unsigned sub)
-{
-	int i = 0;
-	unsigned long a, k;
-
-	if (r->bitmap) {
-		k = fuzz_below(&r->in, r->sh.size / 32);
-		a = r->sh.base + 32 * k;
-		if (shadow_all(&r->sh, a, 32, SH_FREE))
-			refused_free(r, a, 32, GENALLOC_BUG, GENALLOC_EDOUBLEFREE, "double free");
-		return;
-	}
-	a = m5_pick_free(&r->m, fuzz_u16(&r->in), &i);
-	if (!a)
-		return;
-	if (sub == 0 || !i) {
-		refused_free(r, a, 32 << i, GENALLOC_BUG, GENALLOC_EDOUBLEFREE, "double free");
-		return;
-	}
-	k = 1 + fuzz_below(&r->in, (1UL << i) - 1);
-	refused_free(r, a + 32 * k, 32, GENALLOC_BUG, GENALLOC_EDOUBLEFREE,
-		     "free inside a free block");
-}
-
-static void misuse_arguments(struct run *r, unsigned sub)
-{
-	struct snapshot before;
-	unsigned long a = r->nr_live ? r->live[0].addr : r->sup.base;
-
-	take(r, &before);
-	switch (sub) {
-	case 0:
-		FUZZ_CHECK(!gen_pool_alloc(NULL, 32), "alloc on NULL");
-		fuzz_expect_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc on NULL");
-		gen_pool_free(NULL, a, 32);
-		fuzz_expect_report(GENALLOC_WARN, GENALLOC_EINVAL, "free on NULL");
-		break;
-	case 1:
-		FUZZ_CHECK(!gen_pool_alloc(r->pool, -1 - (int)fuzz_u16(&r->in)), "negative alloc");
-		fuzz_expect_report(GENALLOC_WARN, GENALLOC_EINVAL, "negative alloc");
-		FUZZ_CHECK(!gen_pool_alloc(r->pool, INT_MIN), "INT_MIN alloc");
-		fuzz_expect_report(GENALLOC_WARN, GENALLOC_EINVAL, "INT_MIN alloc");
-		gen_pool_free(r->pool, a, -32);
-		fuzz_expect_report(GENALLOC_WARN, GENALLOC_EINVAL, "negative free");
-		break;
-	case 2:
-		gen_pool_free(r->pool, 0, (int)fuzz_below(&r->in, 1UL + r->chunk));
-		fuzz_expect_report(GENALLOC_WARN, GENALLOC_EINVAL, "free of 0");
-		break;
-	case 3:
-		gen_pool_free(r->pool, ULONG_MAX - 31, 33 + (int)fuzz_below(&r->in, r->chunk - 32));
-		fuzz_expect_report(GENALLOC_BUG, GENALLOC_ERANGE, "wrapping free");
-		break;
-	default:
-		FUZZ_CHECK(!gen_pool_alloc(r->pool, INT_MAX), "INT_MAX alloc");
-		gen_pool_free(r->pool, a, INT_MAX);
-		gen_pool_free(r->pool, a, (int)r->chunk + 1);
-		fuzz_expect_quiet("oversize");
-		break;
-	}
-	check_unchanged(r, &before);
-}
-
-static void misuse_donation(struct run *r)
-{
-	int i = 1 + (int)fuzz_below(&r->in, (unsigned long)r->m.nr_orders - 1);
-	unsigned long s = 32UL << i, span = DONATION_CHUNKS * r->chunk;
-	unsigned long a = r->donation_area + fuzz_below(&r->in, span / s) * s;
-
-	a += 32 * (1 + fuzz_below(&r->in, (s >> 5) - 1));
-	if (!shadow_all(&r->sh, a, 32, SH_UNKNOWN))
-		return;
-	refused_free(r, a, (int)s, GENALLOC_BUG, GENALLOC_EMISALIGNED, "misaligned donation");
-}
-
-static void misuse_destroy(struct run *r)
-{
-	struct snapshot before;
-
-	take(r, &before);
-	gen_pool_destroy(r->pool);
-	fuzz_expect_report(GENALLOC_BUG, GENALLOC_EBUSY, "destroy with live blocks");
-	check_unchanged(r, &before);
-}
-
-static void op_misuse(struct run *r)
-{
-	unsigned sub = fuzz_u8(&r->in);
-
-	switch (sub % 8) {
-	case 0: case 1:
-		if (r->nr_live)
-			misuse_live(r, sub / 8 % 3);
-		break;
-	case 2:
-		misuse_free_memory(r, sub / 8 % 2);
-		break;
-	case 3:
-		if (r->nr_live)
-			misuse_destroy(r);
-		break;
-	case 4: case 5:
-		misuse_arguments(r, sub / 8 % 5);
-		break;
-	case 6:
-		misuse_donation(r);
-		break;
-	default:
-		r->sup.bad = (enum bad_chunk)(1 + sub / 8 % 3);
-		if (r->sup.bad == OVERLAPPING && !r->sup.given)
-			r->sup.bad = WRAPPING;
-		break;
-	}
-}
-
-static void step(struct run *r)
-{
-	unsigned op = fuzz_u8(&r->in) % 16;
-
-	if (op < 6)
-		op_alloc(r);
-	else if (op < 11)
-		op_free(r);
-	else if (op < 13)
-		op_donate(r);
-	else
-		op_misuse(r);
-	fuzz_expect_quiet("step");
-	check_pool(r);
-}
-
-/* ------------------------------------------------------------ one input */
-
-static void count_region(struct gen_pool *pool, unsigned long addr, unsigned long size,
-			 int from_callback, void *data)
-{
-	unsigned long *sums = data;
-
-	(void)pool;
-	(void)addr;
-	sums[!from_callback] += size;
-}
-
-static void drain(struct run *r)
-{
-	unsigned long sums[2] = { 0, 0 };
-
-	r->sup.bad = GOOD;
-	while (r->nr_live) {
-		struct m5_block b = r->live[--r->nr_live];
-
-		gen_pool_free(r->pool, b.addr, b.size);
-		model_free(r, b.addr, m5_order((unsigned long)b.size));
-	}
-	fuzz_expect_quiet("drain");
-	check_pool(r);
-	FUZZ_CHECK(r->sh.live == 0, "bytes lost");
-	compat_gen_pool_for_each_region(r->pool, count_region, sums);
-	FUZZ_CHECK(sums[0] == (unsigned long)r->sup.given * r->chunk && sums[1] == r->donated,
-		   "regions: %lu from the callback, %lu donated", sums[0], sums[1]);
-}
-
-static void setup(struct run *r)
-{
-	unsigned b0 = fuzz_u8(&r->in), b1 = fuzz_u8(&r->in), b2 = fuzz_u8(&r->in);
-	unsigned long arena, bytes;
-	int prefill;
-
-	r->bitmap = (int)(b0 & 1);
-	r->shift = 7 + (int)(b0 >> 1) % 8;
-	r->chunk = 1UL << r->shift;
-	r->sup.chunk = r->chunk;
-	r->sup.limit = 1 + (int)(b1 % 8);
-	prefill = (int)(b2 % 3);
-	if (prefill > r->sup.limit)
-		prefill = r->sup.limit;
-	bytes = r->chunk * (unsigned long)(r->sup.limit + DONATION_CHUNKS);
-	arena = (unsigned long)aligned_alloc(r->chunk, bytes);
-	FUZZ_CHECK(arena, "out of memory");
-	r->sup.base = arena;
-	r->donation_area = arena + (unsigned long)r->sup.limit * r->chunk;
-	shadow_init(&r->sh, arena, bytes);
-	m5_lists_init(&r->m, r->shift, bytes);
-	r->pool = gen_pool_create_backend(r->bitmap ? COMPAT_BACKEND_BITMAP : COMPAT_BACKEND_BUDDY,
-					  prefill, r->shift, supply_chunk, (unsigned long)&r->sup);
-	FUZZ_CHECK(r->pool, "gen_pool_create_backend failed");
-	fuzz_expect_quiet("gen_pool_create_backend");
-	FUZZ_CHECK(r->sup.calls == prefill && r->sup.given == prefill, "prefill");
-	for (int k = 0; k < prefill; k++)
-		model_add(r, arena + (unsigned long)k * r->chunk, r->shift - 5, 0);
-}
+static const struct f5_engine compat_engine = {
+	.shift_of = shift_of,
+	.create = create,
+	.alloc = compat_gen_pool_alloc,
+	.free = compat_gen_pool_free,
+	.destroy = compat_gen_pool_destroy,
+	.check = compat_gen_pool_check,
+	.state = read_state,
+	.for_each_region = compat_gen_pool_for_each_region,
+	.donate_end = 13,
+	.misuse_end = 16,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct run r;
+	static struct compat_run c;
 
-	memset(&r, 0, sizeof(r));
-	r.in = (struct fuzz_in){ data, size };
-	fuzz_capture_errors();
-	setup(&r);
-	check_pool(&r);
-	while (r.in.n)
-		step(&r);
-	drain(&r);
-	gen_pool_destroy(r.pool);
-	fuzz_expect_quiet("destroy");
-	m5_lists_fini(&r.m);
-	free((void *)r.sh.base);
-	shadow_fini(&r.sh);
-	fuzz_restore_errors();
+	memset(&c, 0, sizeof(c));
+	f5_run_input(&c.r, &compat_engine, data, size);
 	return 0;
 }
