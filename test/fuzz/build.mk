@@ -21,7 +21,8 @@
 
 FUZZ_NAMES := legacy modern compat
 FUZZ_SRC := test/fuzz
-FUZZ_SHARED := fuzz_support fuzz2005 model2005
+# Sources every harness links; the 2005 model is legacy_model_suite's too.
+FUZZ_SHARED := $(FUZZ_SRC)/fuzz_support $(FUZZ_SRC)/fuzz2005 test/legacy/model2005
 FUZZ_SECONDS ?= 60
 FUZZ_MAX_LEN ?= 4096
 FUZZ_FLAGS ?=
@@ -38,7 +39,7 @@ $(B)/test/fuzz/replay_main-%.o: $(FUZZ_SRC)/replay_main.c
 		$(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/test/fuzz/replay-%: $(B)/test/fuzz/fuzz_%.o $(B)/test/fuzz/replay_main-%.o \
-		$(FUZZ_SHARED:%=$(B)/test/fuzz/%.o) $(LIB_A)
+		$(FUZZ_SHARED:%=$(B)/%.o) $(LIB_A)
 	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS)
 
 # ------------------------------------------------------------ libFuzzer
@@ -53,7 +54,7 @@ $(FUZZ_OUT)/obj/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(DEPFLAGS) -c -o $@ $<
 
 $(FUZZ_OUT)/fuzz-%: $(FUZZ_OUT)/obj/$(FUZZ_SRC)/fuzz_%.o \
-		$(FUZZ_SHARED:%=$(FUZZ_OUT)/obj/$(FUZZ_SRC)/%.o) $(FUZZ_LIB_OBJS)
+		$(FUZZ_SHARED:%=$(FUZZ_OUT)/obj/%.o) $(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^
 
 .PHONY: fuzz fuzz-build $(FUZZ_NAMES:%=fuzz-%) help-fuzz
@@ -81,6 +82,6 @@ help-fuzz:
 	@echo '  fuzz-build      build/fuzz/fuzz-{legacy,modern,compat}; fuzz-NAME runs one'
 
 -include $(FUZZ_NAMES:%=$(B)/test/fuzz/fuzz_%.d) $(FUZZ_NAMES:%=$(B)/test/fuzz/replay_main-%.d) \
-	$(FUZZ_SHARED:%=$(B)/test/fuzz/%.d) $(FUZZ_LIB_OBJS:.o=.d) \
+	$(FUZZ_SHARED:%=$(B)/%.d) $(FUZZ_LIB_OBJS:.o=.d) \
 	$(FUZZ_NAMES:%=$(FUZZ_OUT)/obj/$(FUZZ_SRC)/fuzz_%.d) \
-	$(FUZZ_SHARED:%=$(FUZZ_OUT)/obj/$(FUZZ_SRC)/%.d)
+	$(FUZZ_SHARED:%=$(FUZZ_OUT)/obj/%.d)

@@ -19,7 +19,7 @@
 #define GENALLOC_TEST_FUZZ_FUZZ2005_H
 
 #include "fuzz.h"
-#include "model2005.h"
+#include "test/legacy/model2005.h"
 
 #define F5_MAX_LIVE		1024
 #define F5_DONATION_CHUNKS	3

@@ -7,7 +7,8 @@
  * checked against a per-atom shadow of the pool's memory.  What is compat's
  * own: bit 0 of header byte 0 picks the backend (the rest is the chunk
  * shift), and placement is checked per backend:
- *  - buddy: the 2005 model's address (model2005.c), and its largest block;
+ *  - buddy: the 2005 model's address (test/legacy/model2005.c), and its
+ *    largest block;
  *  - bitmap: the lowest naturally aligned free run of the newest chunk
  *    ("frame": a callback chunk, or the chunk-sized frame a first donation
  *    falls in) that has one - the property the header states.

@@ -3,10 +3,11 @@
  * test/legacy/test_model.c - the engine against a reference model of the
  * 2005 algorithm, operation by operation.
  *
- * The model is the seed's code re-expressed over out-of-band lists: one
- * LIFO stack of addresses per order, split by pushing upper halves, buddy
- * found by a linear search of its order's list, merged up to the chunk size.
- * It sees the same chunk sequence from the same callback.  After every step
+ * The model (model2005.c, which the 2005 fuzz harnesses check against too)
+ * is the seed's code re-expressed over out-of-band lists: one LIFO stack of
+ * addresses per order, split by pushing upper halves, buddy found by a
+ * linear search of its order's list, merged up to the chunk size.  It sees
+ * the same chunk sequence from the same callback.  After every step
  * the engine must have returned the model's address, hold exactly the
  * model's free lists in the model's order, and pass its own checker.
  */
@@ -15,36 +16,33 @@
 
 #include "../support.h"
 #include "chunks.h"
+#include "model2005.h"
 
-#define MAX_LIST	4096
 #define MAX_LIVE	4096
 
+/* The 2005 lists (model2005.h), fed the chunks the callback hands out. */
 struct model {
-	int shift;		/* max_chunk_shift */
-	int nr_orders;
+	struct m5_lists l;
 	int chunks_left;
 	unsigned long next_chunk, chunk_size;
-	unsigned long list[32][MAX_LIST];	/* top of stack = list head */
-	int len[32];
 };
 
-static struct model *model_new(const struct chunk_supply *cs)
+static struct model *model_new(const struct chunk_supply *cs, unsigned long extra_bytes)
 {
 	struct model *m = calloc(1, sizeof(*m));
 
 	ck_assert_ptr_nonnull(m);
-	m->shift = cs->shift;
-	m->nr_orders = cs->shift - ALLOC_MIN_SHIFT + 1;
 	m->chunks_left = cs->limit;
 	m->next_chunk = cs->base;
 	m->chunk_size = 1UL << cs->shift;
+	m5_lists_init(&m->l, cs->shift, (unsigned long)cs->limit * m->chunk_size + extra_bytes);
 	return m;
 }
 
-static void model_push(struct model *m, int i, unsigned long a)
+static void model_delete(struct model *m)
 {
-	ck_assert_int_lt(m->len[i], MAX_LIST);
-	m->list[i][m->len[i]++] = a;
+	m5_lists_fini(&m->l);
+	free(m);
 }
 
 static unsigned long model_new_chunk(struct model *m)
@@ -59,97 +57,41 @@ static unsigned long model_new_chunk(struct model *m)
 	return c;
 }
 
+/* 2005: a free block of the order or above, else one new chunk, else 0. */
 static unsigned long model_alloc(struct model *m, int size)
 {
-	unsigned long s = 32, a;
-	int i = 0, j;
+	int i;
 
 	if ((unsigned long)size > m->chunk_size)
 		return 0;
-	while ((unsigned long)size > s) {
-		s <<= 1;
-		i++;
-	}
-	for (j = i; !m->len[j]; j++, s <<= 1) {
-		if (s == m->chunk_size) {
-			unsigned long c = model_new_chunk(m);
+	i = m5_order((unsigned long)size);
+	if (!m5_has(&m->l, i)) {
+		unsigned long c = model_new_chunk(m);
 
-			if (c)
-				model_push(m, j, c);
-			break;
-		}
+		if (c)
+			m5_release(&m->l, c, m->l.nr_orders - 1);
 	}
-	if (!m->len[j])
-		return 0;
-	a = m->list[j][--m->len[j]];
-	while (j > i) {
-		j--;
-		s >>= 1;
-		model_push(m, j, a + s);
-	}
-	return a;
-}
-
-/* Linear search of the list, as 2005: remove @b if it is there. */
-static int model_take(struct model *m, int i, unsigned long b)
-{
-	for (int k = m->len[i] - 1; k >= 0; k--) {
-		if (m->list[i][k] == b) {
-			memmove(&m->list[i][k], &m->list[i][k + 1],
-				(m->len[i] - k - 1) * sizeof(b));
-			m->len[i]--;
-			return 1;
-		}
-	}
-	return 0;
+	return m5_take(&m->l, i);
 }
 
 static void model_free(struct model *m, unsigned long a, int size)
 {
-	unsigned long s = 32;
-	int i = 0;
-
-	if ((unsigned long)size > m->chunk_size)
-		return;
-	while ((unsigned long)size > s) {
-		s <<= 1;
-		i++;
-	}
-	while (s != m->chunk_size && model_take(m, i, a ^ s)) {
-		a &= a ^ s;
-		s <<= 1;
-		i++;
-	}
-	model_push(m, i, a);
+	if ((unsigned long)size <= m->chunk_size)
+		m5_release(&m->l, a, m5_order((unsigned long)size));
 }
 
 /* The engine's lists must be the model's, head first. */
 static void assert_same_lists(struct gen_pool *pool, const struct model *m)
 {
-	for (int i = 0; i < m->nr_orders; i++) {
+	for (int i = 0; i < m->l.nr_orders; i++) {
 		const struct gen_pool_link *q = pool->h[i].next;
-		int k = m->len[i];
+		int k = m->l.len[i];
 
 		for (; q && k > 0; q = q->next)
-			ck_assert_msg((unsigned long)q == m->list[i][--k],
+			ck_assert_msg((unsigned long)q == m->l.stack[i][--k],
 				      "order %d: list differs from the model", i);
 		ck_assert_msg(!q && !k, "order %d: list length differs", i);
 	}
-}
-
-struct live {
-	unsigned long addr;
-	int size;
-};
-
-/* A size whose rounding is the same as @size's, as a caller may pass. */
-static int same_rounding(unsigned long long *rng, int size)
-{
-	int r = 32;
-
-	while (size > r)
-		r <<= 1;
-	return r / 2 + 1 + (int)test_rng_below(rng, r / 2);
 }
 
 static int random_size(unsigned long long *rng, unsigned long chunk)
@@ -170,7 +112,7 @@ static int random_size(unsigned long long *rng, unsigned long chunk)
 static int donate(struct gen_pool *pool, struct model *m, unsigned long long *rng,
 		  unsigned long area, unsigned long area_size, unsigned char *known)
 {
-	int order = (int)test_rng_below(rng, (unsigned long long)m->nr_orders);
+	int order = (int)test_rng_below(rng, (unsigned long long)m->l.nr_orders);
 	unsigned long s = 32UL << order, atoms = s / 32;
 	unsigned long off = test_rng_below(rng, area_size / s) * s;
 
@@ -196,7 +138,7 @@ static void run_differential(int shift, int chunks, int steps, int linear,
 	struct chunk_supply cs;
 	struct gen_pool *pool;
 	struct model *m;
-	struct live *live = calloc(MAX_LIVE, sizeof(*live));
+	struct m5_block *live = calloc(MAX_LIVE, sizeof(*live));
 	int nr_live = 0, donations = 0, merges_seen = 0;
 	unsigned long long rng = seed;
 	unsigned long chunk = 1UL << shift, area_size = 4 * chunk;
@@ -207,7 +149,7 @@ static void run_differential(int shift, int chunks, int steps, int linear,
 	ck_assert_ptr_nonnull(known);
 	chunk_supply_init(&cs, shift, chunks);
 	pool = supply_pool(&cs, 1);
-	m = model_new(&cs);
+	m = model_new(&cs, area_size);
 	model_free(m, model_new_chunk(m), (int)chunk);	/* the prefill */
 	legacy_gen_pool_set_linear_search(pool, linear);
 	capture_errors();
@@ -224,15 +166,15 @@ static void run_differential(int shift, int chunks, int steps, int linear,
 
 			ck_assert_uint_eq(a, model_alloc(m, size));
 			if (a)
-				live[nr_live++] = (struct live){ a, size };
+				live[nr_live++] = (struct m5_block){ a, size };
 		} else if (nr_live) {
 			int k = (int)test_rng_below(&rng, (unsigned long long)nr_live);
-			int size = same_rounding(&rng, live[k].size);
-			int before = m->len[0];
+			int size = m5_same_rounding(live[k].size, (unsigned)test_rng_next(&rng));
+			int before = m->l.len[0];
 
 			gen_pool_free(pool, live[k].addr, size);
 			model_free(m, live[k].addr, size);
-			merges_seen += m->len[0] < before;
+			merges_seen += m->l.len[0] < before;
 			live[k] = live[--nr_live];
 		}
 		ck_assert_int_eq(errors_seen(), 0);
@@ -254,7 +196,7 @@ static void run_differential(int shift, int chunks, int steps, int linear,
 	legacy_gen_pool_destroy(pool);
 	free(known);
 	free(live);
-	free(m);
+	model_delete(m);
 }
 
 START_TEST(small_chunks_map_lookup)

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test/fuzz/model2005.h - the reference the legacy and compat harnesses
- * check against: the 2005 buddy algorithm over out-of-band LIFO lists, and
- * a per-atom shadow of the memory a pool knows (unknown / free / live).
+ * test/legacy/model2005.h - the reference model of the 2005 engine, shared
+ * by legacy_model_suite and the legacy and compat fuzz harnesses: the 2005
+ * buddy algorithm over out-of-band LIFO lists, and a per-atom shadow of the
+ * memory a pool knows (unknown / free / live).  A broken promise (a model
+ * list overflowing, a block outside the shadow) aborts with a message.
  *
  * The lists say where the 2005 code puts the next block; the shadow says,
  * independently of any algorithm, whether a block the engine returns lies in
  * memory the pool owns, overlaps no live block, and how many bytes are free.
  */
-#ifndef GENALLOC_TEST_FUZZ_MODEL2005_H
-#define GENALLOC_TEST_FUZZ_MODEL2005_H
+#ifndef GENALLOC_TEST_LEGACY_MODEL2005_H
+#define GENALLOC_TEST_LEGACY_MODEL2005_H
 
 #define M5_ATOM_SHIFT	5		/* ALLOC_MIN_SHIFT */
 #define M5_MAX_ORDERS	24
@@ -86,4 +88,4 @@ struct m5_block {
 /** m5_same_rounding() - a size rounding like @size, varied by @k */
 int m5_same_rounding(int size, unsigned k);
 
-#endif /* GENALLOC_TEST_FUZZ_MODEL2005_H */
+#endif /* GENALLOC_TEST_LEGACY_MODEL2005_H */

@@ -1,13 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test/fuzz/model2005.c - see model2005.h.
+ * test/legacy/model2005.c - see model2005.h.
  */
 #include "model2005.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
+/*
+ * A broken model promise aborts: the fuzzers save the input as a crash, the
+ * replay fails make check, and Check reports the test as killed by SIGABRT.
+ */
+__attribute__((format(printf, 3, 4)))
+static _Noreturn void m5_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+#define M5_CHECK(cond, ...)                                                  \
+	do {                                                                 \
+		if (!(cond))                                                 \
+			m5_fail(__FILE__, __LINE__, __VA_ARGS__);            \
+	} while (0)
 
 #define ATOM (1UL << M5_ATOM_SHIFT)
 
@@ -15,11 +38,11 @@ void m5_lists_init(struct m5_lists *m, int shift, unsigned long bytes)
 {
 	memset(m, 0, sizeof(*m));
 	m->nr_orders = shift - M5_ATOM_SHIFT + 1;
-	FUZZ_CHECK(m->nr_orders > 0 && m->nr_orders <= M5_MAX_ORDERS, "bad shift %d", shift);
+	M5_CHECK(m->nr_orders > 0 && m->nr_orders <= M5_MAX_ORDERS, "bad shift %d", shift);
 	for (int i = 0; i < m->nr_orders; i++) {
 		m->cap[i] = (int)(bytes / (ATOM << i)) + 1;
 		m->stack[i] = malloc((size_t)m->cap[i] * sizeof(unsigned long));
-		FUZZ_CHECK(m->stack[i], "out of memory");
+		M5_CHECK(m->stack[i], "out of memory");
 	}
 }
 
@@ -48,7 +71,7 @@ int m5_has(const struct m5_lists *m, int i)
 
 static void push(struct m5_lists *m, int i, unsigned long a)
 {
-	FUZZ_CHECK(m->len[i] < m->cap[i], "model: list %d overflows", i);
+	M5_CHECK(m->len[i] < m->cap[i], "model: list %d overflows", i);
 	m->stack[i][m->len[i]++] = a;
 }
 
@@ -153,7 +176,7 @@ void shadow_init(struct shadow *s, unsigned long base, unsigned long size)
 	s->size = size;
 	s->known = s->live = 0;
 	s->st = calloc(size / ATOM, 1);
-	FUZZ_CHECK(s->st, "out of memory");
+	M5_CHECK(s->st, "out of memory");
 }
 
 void shadow_fini(struct shadow *s)
@@ -201,21 +224,21 @@ static void set_all(struct shadow *s, unsigned long a, unsigned long len, int st
 {
 	unsigned long f, n;
 
-	FUZZ_CHECK(atoms(s, a, len, &f, &n), "block %#lx+%lu outside the arena", a, len);
+	M5_CHECK(atoms(s, a, len, &f, &n), "block %#lx+%lu outside the arena", a, len);
 	memset(s->st + f, state, n);
 }
 
 void shadow_add(struct shadow *s, unsigned long a, unsigned long len)
 {
-	FUZZ_CHECK(shadow_all(s, a, len, SH_UNKNOWN), "memory %#lx+%lu added twice", a, len);
+	M5_CHECK(shadow_all(s, a, len, SH_UNKNOWN), "memory %#lx+%lu added twice", a, len);
 	set_all(s, a, len, SH_FREE);
 	s->known += len;
 }
 
 void shadow_claim(struct shadow *s, unsigned long a, unsigned long len)
 {
-	FUZZ_CHECK(a % len == 0, "block %#lx not aligned to its size %lu", a, len);
-	FUZZ_CHECK(shadow_all(s, a, len, SH_FREE),
+	M5_CHECK(a % len == 0, "block %#lx not aligned to its size %lu", a, len);
+	M5_CHECK(shadow_all(s, a, len, SH_FREE),
 		   "block %#lx+%lu is not free pool memory (outside the pool or overlapping a live block)",
 		   a, len);
 	set_all(s, a, len, SH_LIVE);
@@ -224,7 +247,7 @@ void shadow_claim(struct shadow *s, unsigned long a, unsigned long len)
 
 void shadow_release(struct shadow *s, unsigned long a, unsigned long len)
 {
-	FUZZ_CHECK(shadow_all(s, a, len, SH_LIVE), "freeing %#lx+%lu, not live", a, len);
+	M5_CHECK(shadow_all(s, a, len, SH_LIVE), "freeing %#lx+%lu, not live", a, len);
 	set_all(s, a, len, SH_FREE);
 	s->live -= len;
 }
