@@ -13,7 +13,7 @@
  *   buddy   the 2005 buddy allocator itself (legacy/genalloc.h): the same
  *           addresses as in 2005, free-list links written into free blocks.
  *   bitmap  today's kernel engine (modern/genalloc.h): one bit per 32 bytes,
- *           kept outside the managed memory, lock-free allocation.
+ *           kept outside the managed memory, indexed search.
  *
  * CHOOSING THE BACKEND.  gen_pool_create_backend() names it.  alloc_gen_pool()
  * and gen_pool_create() read the environment variable GENALLOC_BACKEND when
@@ -51,11 +51,14 @@
  *                                               bit in donated chunks), for
  *                                               whole chunks even when only
  *                                               a page of one was donated
- *  concurrency    one mutex per pool            lock-free alloc and free;
- *                                               the mutex only serialises
- *                                               growth and donation
- *  speed          O(orders) alloc, O(1) free    bitmap search, O(chunk)
- *                                               worst case per chunk
+ *  concurrency    one mutex per pool            the engine's pool mutex per
+ *                                               alloc and free (its default,
+ *                                               indexed mode); the compat
+ *                                               mutex only serialises growth
+ *                                               and donation
+ *  speed          O(orders) alloc, O(1) free    O(log chunk) summary-tree
+ *                                               search, then the first chunk
+ *                                               that can hold the block
  *  fragmentation  buddies merge eagerly; a      any aligned free run serves,
  *                 block splits only on demand   whatever freed it; blocks are
  *                                               packed low in new chunks
