@@ -14,6 +14,7 @@ void chunk_supply_init(struct chunk_supply *cs, int shift, int limit)
 	cs->limit = limit;
 	atomic_init(&cs->next, 0);
 	atomic_init(&cs->calls, 0);
+	cs->bad = 0;
 	cs->base = (unsigned long)test_region(size, size * (limit ? limit : 1));
 }
 
@@ -34,6 +35,11 @@ unsigned long supply_chunk(struct gen_pool *pool)
 		return 0;
 	}
 	return chunk_at(cs, n);
+}
+
+unsigned long supply_bad_chunk(struct gen_pool *pool)
+{
+	return ((const struct chunk_supply *)pool->private)->bad;
 }
 
 struct gen_pool *supply_pool(struct chunk_supply *cs, int nr_chunks)

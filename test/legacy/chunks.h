@@ -17,6 +17,8 @@
  * @limit: chunks available; the callback returns 0 after that
  * @next:  chunks handed out so far (also the number of successful calls)
  * @calls: callback invocations, including those that returned 0
+ * @bad:   what supply_bad_chunk() returns (a misaligned, overlapping or
+ *         wrapping "chunk" a test feeds the pool)
  */
 struct chunk_supply {
 	unsigned long base;
@@ -24,6 +26,7 @@ struct chunk_supply {
 	int limit;
 	atomic_int next;
 	atomic_int calls;
+	unsigned long bad;
 };
 
 /** chunk_supply_init() - @limit chunks of 2^@shift bytes, aligned to their size */
@@ -34,6 +37,9 @@ unsigned long chunk_at(const struct chunk_supply *cs, int n);
 
 /** supply_chunk() - the get_new_chunk callback; pool->private is the supply */
 unsigned long supply_chunk(struct gen_pool *pool);
+
+/** supply_bad_chunk() - a get_new_chunk callback that always returns the supply's @bad */
+unsigned long supply_bad_chunk(struct gen_pool *pool);
 
 /** supply_pool() - a pool fed by @cs (nr_chunks prefilled); fails the test on NULL */
 struct gen_pool *supply_pool(struct chunk_supply *cs, int nr_chunks);

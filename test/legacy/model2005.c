@@ -4,7 +4,6 @@
  */
 #include "model2005.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,23 +12,14 @@
  * A broken model promise aborts: the fuzzers save the input as a crash, the
  * replay fails make check, and Check reports the test as killed by SIGABRT.
  */
-__attribute__((format(printf, 3, 4)))
-static _Noreturn void m5_fail(const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s:%d: ", file, line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
-
 #define M5_CHECK(cond, ...)                                                  \
 	do {                                                                 \
-		if (!(cond))                                                 \
-			m5_fail(__FILE__, __LINE__, __VA_ARGS__);            \
+		if (!(cond)) {                                               \
+			fprintf(stderr, "%s:%d: model: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                        \
+			fputc('\n', stderr);                                 \
+			abort();                                             \
+		}                                                            \
 	} while (0)
 
 #define ATOM (1UL << M5_ATOM_SHIFT)

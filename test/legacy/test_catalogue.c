@@ -13,34 +13,11 @@
 
 #include "../support.h"
 #include "chunks.h"
+#include "snapshot.h"
 
 static struct chunk_supply cs;
 static struct gen_pool *pool;
 static unsigned long C;
-
-struct snapshot {
-	struct legacy_gen_pool_stats st;
-	struct gen_pool_link *heads[32];
-	int calls;
-};
-
-static void take(struct snapshot *s)
-{
-	memset(s, 0, sizeof(*s));
-	legacy_gen_pool_stats(pool, &s->st);
-	for (int i = 0; i < pool->nr_orders; i++)
-		s->heads[i] = pool->h[i].next;
-	s->calls = atomic_load(&cs.calls);
-}
-
-static void assert_unchanged(const struct snapshot *before)
-{
-	struct snapshot now;
-
-	take(&now);
-	ck_assert_msg(!memcmp(&now, before, sizeof(now)), "pool changed by a refused call");
-	assert_consistent(pool);
-}
 
 /* Two 4 KiB chunks, both wholly allocated: C and C + 4096 are live. */
 static void setup(void)
@@ -60,22 +37,14 @@ static unsigned long give_nothing(struct gen_pool *p)
 	return 0;
 }
 
-static unsigned long bad_chunk;
-
-static unsigned long give_bad_chunk(struct gen_pool *p)
-{
-	(void)p;
-	return bad_chunk;
-}
-
 /* ------------------------------------------------ returning handler */
 
 START_TEST(int_max_sizes_change_nothing)
 {
-	struct snapshot before;
+	struct pool_snapshot before;
 
 	gen_pool_free(pool, C + 4096, 4096);	/* a free chunk to look at too */
-	take(&before);
+	pool_snapshot(&before, pool, &cs);
 	ck_assert_uint_eq(gen_pool_alloc(pool, INT_MAX), 0);
 	ck_assert_uint_eq(gen_pool_alloc(pool, 4097), 0);
 	gen_pool_free(pool, C, INT_MAX);		/* live: stays live */
@@ -83,7 +52,7 @@ START_TEST(int_max_sizes_change_nothing)
 	ck_assert_int_eq(errors_seen(), 0);
 	gen_pool_free(pool, 0, INT_MAX);	/* arguments first: address 0 */
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
-	assert_unchanged(&before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
@@ -104,47 +73,47 @@ END_TEST
 
 START_TEST(free_across_two_chunks_is_misaligned)
 {
-	struct snapshot before;
+	struct pool_snapshot before;
 
-	take(&before);
+	pool_snapshot(&before, pool, &cs);
 	gen_pool_free(pool, C + 2048, 4096);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
 	gen_pool_free(pool, C + 4096 - 32, 64);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
-	assert_unchanged(&before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
 START_TEST(callback_with_no_memory_is_not_an_error)
 {
-	struct snapshot before;
+	struct pool_snapshot before;
 
 	pool->get_new_chunk = give_nothing;
-	take(&before);
+	pool_snapshot(&before, pool, &cs);
 	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
 	ck_assert_int_eq(errors_seen(), 0);
-	assert_unchanged(&before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
 START_TEST(callback_chunk_errors_leave_the_pool_unchanged)
 {
-	struct snapshot before;
+	struct pool_snapshot before;
 
-	pool->get_new_chunk = give_bad_chunk;
-	take(&before);
-	bad_chunk = C + 8192 + 2048;			/* misaligned */
+	pool->get_new_chunk = supply_bad_chunk;
+	pool_snapshot(&before, pool, &cs);
+	cs.bad = C + 8192 + 2048;			/* misaligned */
 	ck_assert_uint_eq(gen_pool_alloc(pool, 64), 0);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
-	bad_chunk = C + 4096;				/* overlapping a known chunk */
+	cs.bad = C + 4096;				/* overlapping a known chunk */
 	ck_assert_uint_eq(gen_pool_alloc(pool, 64), 0);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EOVERLAP);
 	/* An aligned chunk cannot wrap (the last one ends at ULONG_MAX); one
 	 * that wraps is also misaligned, and the wrap is what is reported. */
-	bad_chunk = ULONG_MAX - 31;
+	cs.bad = ULONG_MAX - 31;
 	ck_assert_uint_eq(gen_pool_alloc(pool, 64), 0);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_ERANGE);
-	assert_unchanged(&before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
@@ -152,12 +121,12 @@ END_TEST
 
 START_TEST(warn_rows_return_under_the_default_hook)
 {
-	struct snapshot before;
+	struct pool_snapshot before;
 	int ps = 0;
 
 	while ((1L << ps) < sysconf(_SC_PAGESIZE))
 		ps++;
-	take(&before);
+	pool_snapshot(&before, pool, &cs);
 	expect_death();
 	ck_assert_uint_eq(gen_pool_alloc(NULL, 32), 0);
 	gen_pool_free(NULL, C, 32);
@@ -170,7 +139,7 @@ START_TEST(warn_rows_return_under_the_default_hook)
 	ck_assert_ptr_null(alloc_gen_pool(0, -1, NULL, 0));
 	ck_assert_ptr_null(alloc_gen_pool(-1, 12, supply_chunk, 0));
 	ck_assert_ptr_null(alloc_gen_pool(1, 12, NULL, 0));
-	assert_unchanged(&before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
@@ -209,8 +178,8 @@ END_TEST
 
 START_TEST(misaligned_chunk_aborts)
 {
-	pool->get_new_chunk = give_bad_chunk;
-	bad_chunk = C + 8192 + 2048;
+	pool->get_new_chunk = supply_bad_chunk;
+	cs.bad = C + 8192 + 2048;
 	expect_death();
 	gen_pool_alloc(pool, 64);
 }
@@ -218,8 +187,8 @@ END_TEST
 
 START_TEST(overlapping_chunk_aborts)
 {
-	pool->get_new_chunk = give_bad_chunk;
-	bad_chunk = C;
+	pool->get_new_chunk = supply_bad_chunk;
+	cs.bad = C;
 	expect_death();
 	gen_pool_alloc(pool, 64);
 }
@@ -227,8 +196,8 @@ END_TEST
 
 START_TEST(wrapping_chunk_aborts)
 {
-	pool->get_new_chunk = give_bad_chunk;
-	bad_chunk = ULONG_MAX - 31;
+	pool->get_new_chunk = supply_bad_chunk;
+	cs.bad = ULONG_MAX - 31;
 	expect_death();
 	gen_pool_alloc(pool, 64);
 }

@@ -10,35 +10,11 @@
 
 #include "../support.h"
 #include "chunks.h"
+#include "snapshot.h"
 
 static struct chunk_supply cs;
 static struct gen_pool *pool;
 static unsigned long C;
-
-/* What must not change when a call is refused. */
-struct snapshot {
-	struct legacy_gen_pool_stats st;
-	struct gen_pool_link *heads[32];
-	int calls;
-};
-
-static void take(struct snapshot *s)
-{
-	memset(s, 0, sizeof(*s));
-	legacy_gen_pool_stats(pool, &s->st);
-	for (int i = 0; i < pool->nr_orders; i++)
-		s->heads[i] = pool->h[i].next;
-	s->calls = atomic_load(&cs.calls);
-}
-
-#define assert_unchanged(before)                                             \
-	do {                                                                 \
-		struct snapshot after_;                                      \
-		take(&after_);                                               \
-		ck_assert_msg(!memcmp(&(before), &after_, sizeof(after_)),   \
-			      "pool changed by a refused call");             \
-		assert_consistent(pool);                                     \
-	} while (0)
 
 static void setup(void)
 {
@@ -54,16 +30,16 @@ static void teardown(void)
 }
 
 /* A pool with live blocks C (32) and C + 128 (128), free C + 32 (32). */
-static struct snapshot prepared(void)
+static struct pool_snapshot prepared(void)
 {
-	struct snapshot s;
+	struct pool_snapshot s;
 
 	ck_assert_uint_eq(gen_pool_alloc(pool, 32), C);
 	ck_assert_uint_eq(gen_pool_alloc(pool, 32), C + 32);
 	ck_assert_uint_eq(gen_pool_alloc(pool, 128), C + 128);
 	gen_pool_free(pool, C + 32, 32);
 	ck_assert_int_eq(errors_seen(), 0);
-	take(&s);
+	pool_snapshot(&s, pool, &cs);
 	return s;
 }
 
@@ -94,7 +70,7 @@ END_TEST
 
 START_TEST(negative_size_is_refused)
 {
-	struct snapshot before = prepared();
+	struct pool_snapshot before = prepared();
 
 	ck_assert_uint_eq(gen_pool_alloc(pool, -1), 0);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
@@ -102,23 +78,23 @@ START_TEST(negative_size_is_refused)
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	gen_pool_free(pool, C, -32);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
 START_TEST(free_of_address_zero_is_refused)
 {
-	struct snapshot before = prepared();
+	struct pool_snapshot before = prepared();
 
 	gen_pool_free(pool, 0, 32);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
 START_TEST(double_free_is_detected)
 {
-	struct snapshot before = prepared();
+	struct pool_snapshot before = prepared();
 
 	gen_pool_free(pool, C + 32, 32);		/* the free block itself */
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EDOUBLEFREE);
@@ -126,30 +102,30 @@ START_TEST(double_free_is_detected)
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EDOUBLEFREE);
 	gen_pool_free(pool, C + 256, 256);		/* an upper half never handed out */
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EDOUBLEFREE);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
 START_TEST(double_free_after_merge_is_detected)
 {
-	struct snapshot before;
+	struct pool_snapshot before;
 
 	prepared();
 	gen_pool_free(pool, C, 32);		/* merges C + 32 into 64 @ C */
-	take(&before);
+	pool_snapshot(&before, pool, &cs);
 	gen_pool_free(pool, C + 32, 32);	/* inside the merged block */
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EDOUBLEFREE);
 	gen_pool_free(pool, C, 32);		/* its start */
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EDOUBLEFREE);
 	gen_pool_free(pool, C + 1024 + 64, 64);	/* deep inside a free 1024 */
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EDOUBLEFREE);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
 START_TEST(wrong_size_is_detected)
 {
-	struct snapshot before = prepared();
+	struct pool_snapshot before = prepared();
 
 	gen_pool_free(pool, C + 128, 64);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_ESIZE);
@@ -159,7 +135,7 @@ START_TEST(wrong_size_is_detected)
 	ck_assert_error(GENALLOC_BUG, GENALLOC_ESIZE);
 	gen_pool_free(pool, C, 4096);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_ESIZE);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 	/* Any size with the same rounding is the right size. */
 	gen_pool_free(pool, C + 128, 65);
 	ck_assert_int_eq(errors_seen(), 0);
@@ -168,7 +144,7 @@ END_TEST
 
 START_TEST(misaligned_address_is_detected)
 {
-	struct snapshot before = prepared();
+	struct pool_snapshot before = prepared();
 
 	gen_pool_free(pool, C + 8, 32);		/* inside C's first atom */
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
@@ -176,79 +152,71 @@ START_TEST(misaligned_address_is_detected)
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
 	gen_pool_free(pool, C + 160, 64);	/* inside C + 128, not 64-aligned */
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
 START_TEST(interior_of_live_block_is_foreign)
 {
-	struct snapshot before = prepared();
+	struct pool_snapshot before = prepared();
 
 	gen_pool_free(pool, C + 192, 64);	/* upper half of live C + 128 */
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EFOREIGN);
 	gen_pool_free(pool, C + 160, 32);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EFOREIGN);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
 START_TEST(overlapping_donation_is_detected)
 {
 	unsigned long d = (unsigned long)test_region(4096, 4096);
-	struct snapshot before;
+	struct pool_snapshot before;
 
 	gen_pool_free(pool, d + 128, 64);	/* a donation */
 	ck_assert_int_eq(errors_seen(), 0);
-	take(&before);
+	pool_snapshot(&before, pool, &cs);
 	gen_pool_free(pool, d, 256);		/* d is unknown, d + 128 is not */
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EOVERLAP);
 	gen_pool_free(pool, d, 4096);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EOVERLAP);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 	gen_pool_free(pool, d + 96, 64);	/* unknown, but not 64-aligned */
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
 START_TEST(wrapping_range_is_detected)
 {
-	struct snapshot before = prepared();
+	struct pool_snapshot before = prepared();
 
 	gen_pool_free(pool, ULONG_MAX - 31, 64);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_ERANGE);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
 
-static unsigned long bad_chunk;
-
-static unsigned long give_bad_chunk(struct gen_pool *p)
-{
-	(void)p;
-	return bad_chunk;
-}
-
 START_TEST(bad_chunks_from_the_callback_are_refused)
 {
-	struct snapshot before;
+	struct pool_snapshot before;
 
-	pool->get_new_chunk = give_bad_chunk;
-	take(&before);
-	bad_chunk = C + 32;
+	pool->get_new_chunk = supply_bad_chunk;
+	pool_snapshot(&before, pool, &cs);
+	cs.bad = C + 32;
 	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
-	bad_chunk = ULONG_MAX - 31;
+	cs.bad = ULONG_MAX - 31;
 	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_ERANGE);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 
-	bad_chunk = C;
+	cs.bad = C;
 	ck_assert_uint_eq(gen_pool_alloc(pool, 4096), C);
-	take(&before);
+	pool_snapshot(&before, pool, &cs);
 	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);	/* C again */
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EOVERLAP);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 	gen_pool_free(pool, C, 4096);
 }
 END_TEST
@@ -258,8 +226,8 @@ START_TEST(bad_chunk_ends_the_prefill)
 	struct gen_pool *p;
 	struct legacy_gen_pool_stats st;
 
-	bad_chunk = C + 64;
-	p = alloc_gen_pool(3, 12, give_bad_chunk, 0);
+	cs.bad = C + 64;
+	p = alloc_gen_pool(3, 12, supply_bad_chunk, (unsigned long)&cs);
 	ck_assert_ptr_nonnull(p);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
 	ck_assert_int_eq(errors_seen(), 0);
@@ -271,11 +239,11 @@ END_TEST
 
 START_TEST(destroy_with_live_blocks_is_refused)
 {
-	struct snapshot before = prepared();
+	struct pool_snapshot before = prepared();
 
 	gen_pool_destroy(pool);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EBUSY);
-	assert_unchanged(before);
+	assert_pool_unchanged(pool, &cs, before);
 	/* Still usable, and destroyable once empty. */
 	gen_pool_free(pool, C, 32);
 	gen_pool_free(pool, C + 128, 128);
