@@ -12,7 +12,7 @@ enum compat_backend fx_backend(int i)
 	return i ? COMPAT_BACKEND_BITMAP : COMPAT_BACKEND_BUDDY;
 }
 
-struct fx_provider *fx_provider_new(int shift, int cap)
+static struct fx_provider *provider_new(int shift, int cap)
 {
 	struct fx_provider *p = test_region(64, sizeof(*p));
 
@@ -20,8 +20,26 @@ struct fx_provider *fx_provider_new(int shift, int cap)
 	memset(p, 0, sizeof(*p));
 	p->shift = shift;
 	p->cap = cap;
+	return p;
+}
+
+struct fx_provider *fx_provider_new(int shift, int cap)
+{
+	struct fx_provider *p = provider_new(shift, cap);
+
 	for (int k = 0; k < cap; k++)
 		p->chunk[k] = (unsigned long)test_region(1UL << shift, 1UL << shift);
+	return p;
+}
+
+struct fx_provider *fx_provider_adjacent(int shift, int cap)
+{
+	struct fx_provider *p = provider_new(shift, cap);
+	unsigned long size = 1UL << shift;
+	unsigned long base = (unsigned long)test_region(size, size * (unsigned long)(cap ? cap : 1));
+
+	for (int k = 0; k < cap; k++)
+		p->chunk[k] = base + size * (unsigned long)k;
 	return p;
 }
 

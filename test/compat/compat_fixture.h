@@ -40,6 +40,10 @@ enum compat_backend fx_backend(int i);
  * chunks allocated up front (so the callback is thread-safe). */
 struct fx_provider *fx_provider_new(int shift, int cap);
 
+/* The same, but the chunks are consecutive in one region: chunk k + 1
+ * starts where chunk k ends (for frees across a chunk boundary). */
+struct fx_provider *fx_provider_adjacent(int shift, int cap);
+
 /* get_new_chunk for pools whose ->private is a struct fx_provider. */
 unsigned long fx_get_new_chunk(struct gen_pool *pool);
 

@@ -18,22 +18,9 @@
 #define SHIFT 12
 #define CHUNK (1UL << SHIFT)
 
-/* Chunks from one region, so that consecutive chunks touch. */
+/* The test's chunks: consecutive in one region (they touch), C = region. */
+static struct fx_provider *fx;
 static unsigned long region;
-static int given;
-static unsigned long bad_chunk;
-
-/* The test's pool stays reachable until its process exits (each test runs
- * in its own), so leak checkers stay quiet about pools left with blocks. */
-static struct gen_pool *volatile kept;
-
-static unsigned long next_chunk(struct gen_pool *p)
-{
-	(void)p;
-	if (bad_chunk)
-		return bad_chunk;
-	return given < 4 ? region + CHUNK * (unsigned long)given++ : 0;
-}
 
 static unsigned long give_nothing(struct gen_pool *p)
 {
@@ -46,17 +33,15 @@ static struct gen_pool *two_live_chunks(int i)
 {
 	struct gen_pool *pool;
 
-	region = (unsigned long)test_region(CHUNK, 4 * CHUNK);
-	given = 0;
-	bad_chunk = 0;
-	pool = gen_pool_create_backend(fx_backend(i), 0, SHIFT, next_chunk, 0);
-	ck_assert_ptr_nonnull(pool);
-	kept = pool;
+	fx = fx_provider_adjacent(SHIFT, 4);
+	region = fx->chunk[0];
+	pool = fx_pool(i, fx, 0);
 	ck_assert_uint_eq(gen_pool_alloc(pool, (int)CHUNK), region);
 	ck_assert_uint_eq(gen_pool_alloc(pool, (int)CHUNK), region + CHUNK);
 	return pool;
 }
 
+/* What a refused call must leave alone (a bad chunk is offered, not given). */
 struct snapshot {
 	struct compat_gen_pool_stats st;
 	int given;
@@ -66,7 +51,7 @@ static void take(struct gen_pool *pool, struct snapshot *s)
 {
 	memset(s, 0, sizeof(*s));
 	compat_gen_pool_stats(pool, &s->st);
-	s->given = given;
+	s->given = atomic_load(&fx->given);
 }
 
 static void assert_unchanged(struct gen_pool *pool, const struct snapshot *before)
@@ -156,13 +141,13 @@ START_TEST(callback_chunk_errors_leave_the_pool_unchanged)
 
 	capture_errors();
 	take(pool, &before);
-	bad_chunk = region + 2 * CHUNK + CHUNK / 2;	/* misaligned */
+	fx->bad = region + 2 * CHUNK + CHUNK / 2;	/* misaligned */
 	ck_assert_uint_eq(gen_pool_alloc(pool, 64), 0);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
-	bad_chunk = region + CHUNK;			/* a chunk it already has */
+	fx->bad = region + CHUNK;			/* a chunk it already has */
 	ck_assert_uint_eq(gen_pool_alloc(pool, 64), 0);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EOVERLAP);
-	bad_chunk = ULONG_MAX - 31;			/* wraps (and is misaligned) */
+	fx->bad = ULONG_MAX - 31;			/* wraps (and is misaligned) */
 	ck_assert_uint_eq(gen_pool_alloc(pool, 64), 0);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_ERANGE);
 	assert_unchanged(pool, &before);
@@ -191,7 +176,7 @@ START_TEST(warn_rows_return_under_the_default_hook)
 	ck_assert_ptr_null(gen_pool_create_backend(b, 0, ps + 11, NULL, 0));
 	ck_assert_ptr_null(gen_pool_create_backend(b, 0, ALLOC_MIN_SHIFT - 1, NULL, 0));
 	ck_assert_ptr_null(gen_pool_create_backend(b, 0, -1, NULL, 0));
-	ck_assert_ptr_null(gen_pool_create_backend(b, -1, SHIFT, next_chunk, 0));
+	ck_assert_ptr_null(gen_pool_create_backend(b, -1, SHIFT, fx_get_new_chunk, 0));
 	ck_assert_ptr_null(gen_pool_create_backend(b, 1, SHIFT, NULL, 0));
 	ck_assert_ptr_null(gen_pool_create_backend((enum compat_backend)9, 0, SHIFT, NULL, 0));
 	assert_unchanged(pool, &before);
@@ -270,7 +255,7 @@ START_TEST(misaligned_chunk_aborts)
 {
 	struct gen_pool *pool = two_live_chunks(_i);
 
-	bad_chunk = region + 2 * CHUNK + CHUNK / 2;
+	fx->bad = region + 2 * CHUNK + CHUNK / 2;
 	expect_death();
 	gen_pool_alloc(pool, 64);
 }
@@ -280,7 +265,7 @@ START_TEST(overlapping_chunk_aborts)
 {
 	struct gen_pool *pool = two_live_chunks(_i);
 
-	bad_chunk = region;
+	fx->bad = region;
 	expect_death();
 	gen_pool_alloc(pool, 64);
 }
@@ -290,7 +275,7 @@ START_TEST(wrapping_chunk_aborts)
 {
 	struct gen_pool *pool = two_live_chunks(_i);
 
-	bad_chunk = ULONG_MAX - 31;
+	fx->bad = ULONG_MAX - 31;
 	expect_death();
 	gen_pool_alloc(pool, 64);
 }
