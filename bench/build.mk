@@ -45,10 +45,12 @@ compare: deps-gnuplot
 	@$(MAKE) --no-print-directory VARIANT=release bench-programs
 	$(BENCH_RELEASE)/genalloc-compare $(COMPARE_ARGS)
 
-bench:
+bench: deps-gnuplot
 	@$(MAKE) --no-print-directory VARIANT=release bench-programs
 	@mkdir -p build/bench
 	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --csv build/bench/speed.csv $(BENCH_ARGS)
+	@cd build/bench && gnuplot $(CURDIR)/bench/scaling.gp && \
+		echo "Scaling plot: build/bench/scaling.svg (from build/bench/speed.csv)"
 
 help: help-bench
 help-bench:
