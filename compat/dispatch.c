@@ -152,13 +152,15 @@ GENALLOC_API unsigned long compat_gen_pool_alloc(struct gen_pool *pool, int size
 
 GENALLOC_API void compat_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
 {
-	if (!compat_request_ok(pool, size, "gen_pool_free"))
-		return;
-	if (!addr) {
+	/* Address 0 is refused before the quiet oversize return, as legacy/
+	 * does, so both backends report the same misuse the same way. */
+	if (pool && !addr && size >= 0) {
 		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free", pool, 0,
 				(size_t)size, "address 0");
 		return;
 	}
+	if (!compat_request_ok(pool, size, "gen_pool_free"))
+		return;
 	pool->ops->free(pool->engine, addr, size);
 }
 
