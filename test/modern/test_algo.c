@@ -11,27 +11,8 @@
 
 #include "../support.h"
 #include "modern/genalloc.h"
+#include "drain.h"
 #include "modern/bitmap_internal.h"
-
-/* Free every live granule (run by run, as the bitmap allows) and destroy. */
-static void drain_and_destroy(struct gen_pool *pool)
-{
-	struct gen_pool_chunk *c;
-	unsigned long i, j, bpl = 8 * sizeof(long);
-
-	for (c = atomic_load(&pool->chunks); c; c = c->next_chunk)
-		for (i = 0; i < c->nbits; i = j) {
-			for (; i < c->nbits && !((c->bits[i / bpl] >> (i % bpl)) & 1); i++)
-				;
-			for (j = i; j < c->nbits && ((c->bits[j / bpl] >> (j % bpl)) & 1); j++)
-				;
-			if (j > i)
-				gen_pool_free(pool, c->start_addr + (i << pool->min_alloc_order),
-					      (j - i) << pool->min_alloc_order);
-		}
-	ck_assert_int_eq(gen_pool_check(pool), 0);
-	gen_pool_destroy(pool);
-}
 
 struct step {
 	char op;		/* 'a' allocate, 'f' free */
