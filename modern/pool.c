@@ -276,6 +276,25 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
  * ask the algorithm again from bit 0 (each retry follows someone's progress,
  * so this cannot spin forever without the pool changing).
  */
+/* The kernel's cheap per-chunk skip: it compares the unrounded size. */
+static bool chunk_may_fit(struct gen_pool_chunk *chunk, size_t size)
+{
+	return size <= (unsigned long)atomic_load_explicit(&chunk->avail,
+							   memory_order_relaxed);
+}
+
+/* Account for @nbits claimed at @bit of @chunk; return the block's address. */
+static unsigned long hand_out(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+			      unsigned long bit, unsigned long nbits, void **owner)
+{
+	int order = pool->min_alloc_order;
+
+	atomic_fetch_sub_explicit(&chunk->avail, (long)(nbits << order), memory_order_relaxed);
+	if (owner)
+		*owner = chunk->owner;
+	return chunk->start_addr + (bit << order);
+}
+
 static bool claim_in_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 			   unsigned long nbits, genpool_algo_t algo, void *data,
 			   unsigned long *bit)
@@ -335,19 +354,13 @@ static bool alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size,
 			  unsigned long *addr, void **owner)
 {
 	struct gen_pool_chunk *chunk = modern_dir_chunk(pool->dir, slot);
-	int order = pool->min_alloc_order;
 	unsigned long bit;
 
-	/* The kernel's cheap skip compares the unrounded size. */
-	if (size > (unsigned long)atomic_load_explicit(&chunk->avail, memory_order_relaxed))
-		return false;
-	if (!claim_indexed(pool, chunk, nbits, algo, data, &bit))
+	if (!chunk_may_fit(chunk, size) ||
+	    !claim_indexed(pool, chunk, nbits, algo, data, &bit))
 		return false;
 	modern_dir_refresh(pool->dir, slot);
-	atomic_fetch_sub_explicit(&chunk->avail, (long)(nbits << order), memory_order_relaxed);
-	if (owner)
-		*owner = chunk->owner;
-	*addr = chunk->start_addr + (bit << order);
+	*addr = hand_out(pool, chunk, bit, nbits, owner);
 	return true;
 }
 
@@ -398,19 +411,10 @@ unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo
 		return 0;
 	if (!pool->lockless)
 		return alloc_indexed(pool, size, nbits, algo, data, owner);
-	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
-		/* The kernel's cheap skip compares the unrounded size. */
-		if (size > (unsigned long)atomic_load_explicit(&chunk->avail,
-							       memory_order_relaxed))
-			continue;
-		if (!claim_in_chunk(pool, chunk, nbits, algo, data, &bit))
-			continue;
-		atomic_fetch_sub_explicit(&chunk->avail, (long)(nbits << order),
-					  memory_order_relaxed);
-		if (owner)
-			*owner = chunk->owner;
-		return chunk->start_addr + (bit << order);
-	}
+	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
+		if (chunk_may_fit(chunk, size) &&
+		    claim_in_chunk(pool, chunk, nbits, algo, data, &bit))
+			return hand_out(pool, chunk, bit, nbits, owner);
 	return 0;
 }
 
