@@ -8,6 +8,7 @@
 # Everything but the programs' main files and the tracer: the test links
 # these too (test/bench/build.mk).
 BENCH_CORE := chunks engines engine_2005 engine_legacy engine_compat engine_modern engine_tlsf \
+	engine_noop \
 	tlsf generators \
 	trace metrics replay options
 BENCH_CORE_OBJS := $(BENCH_CORE:%=$(B)/bench/%.o)
@@ -58,6 +59,7 @@ help-bench:
 	@echo '  compare         every workload through every engine, both regimes: table on'
 	@echo '                  stdout, CSV + plots + index.html in build/compare/ (installs gnuplot)'
 	@echo '                  COMPARE_ARGS="..." passes options (see genalloc-compare --help)'
-	@echo '  bench           alloc+free speed against pool size (1M..1G), occupancy, threads;'
+	@echo '  bench           alloc+free speed against pool size (1M..1G), occupancy, threads,'
+	@echo '                  64M as 1000 chunks, each with the harness (loop) cost;'
 	@echo '                  BENCH_FULL=1 for the long version, BENCH_ARGS="..." for options'
 	@echo '  $(BENCH_TRACER)  LD_PRELOAD malloc tracer (bench/README.md)'

@@ -57,3 +57,23 @@ void bench_chunks_release(struct bench_chunks *c)
 		munmap(c->map, c->map_len);
 	c->map = NULL;
 }
+
+int bench_chunk_layout(struct bench_chunk_layout *l, size_t capacity, size_t nr,
+		       size_t granule)
+{
+	size_t size, stride;
+
+	if (!nr || !granule || (granule & (granule - 1)))
+		return -1;
+	size = capacity / nr & ~(granule - 1);
+	/* Rounding up to a page and adding the gap must not wrap. */
+	if (!size || size > SIZE_MAX - 2 * BENCH_CHUNK_PAGE)
+		return -1;
+	stride = ((size + BENCH_CHUNK_PAGE - 1) & ~(BENCH_CHUNK_PAGE - 1)) + BENCH_CHUNK_PAGE;
+	if (stride > SIZE_MAX / nr)
+		return -1;
+	l->nr = nr;
+	l->size = size;
+	l->stride = stride;
+	return 0;
+}

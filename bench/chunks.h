@@ -57,4 +57,39 @@ unsigned long bench_chunks_get(struct bench_chunks *c);
 /** bench_chunks_release() - unmap the reservation */
 void bench_chunks_release(struct bench_chunks *c);
 
+/**
+ * struct bench_chunk_layout - a fixed pool cut into equal chunks
+ * @nr:     how many chunks
+ * @size:   bytes in each, a multiple of the granule
+ * @stride: from one chunk's start to the next: @size rounded up to a page,
+ *          plus a page of gap, so that no two chunks touch and the pool
+ *          cannot pass for one range
+ *
+ * Chunk i starts at base + i * @stride; the pool holds @nr * @size bytes,
+ * which may fall short of the capacity asked for by less than @nr granules.
+ */
+struct bench_chunk_layout {
+	size_t nr;
+	size_t size;
+	size_t stride;
+};
+
+/* The page the layout rounds chunks to; also the reservation's alignment. */
+#define BENCH_CHUNK_PAGE ((size_t)4096)
+
+/**
+ * bench_chunk_layout() - cut @capacity bytes into @nr equal chunks
+ * @l:        the result
+ * @capacity: the pool's bytes
+ * @nr:       how many chunks (at least 1)
+ * @granule:  the engine's granule, a power of two: each chunk is a whole
+ *            number of them
+ *
+ * Return: 0, or -1 (and @l untouched) if @nr is 0, @granule is not a power
+ * of two, a chunk would hold less than one granule, or @nr * @stride
+ * overflows.
+ */
+int bench_chunk_layout(struct bench_chunk_layout *l, size_t capacity, size_t nr,
+		       size_t granule);
+
 #endif /* GENALLOC_BENCH_CHUNKS_H */

@@ -29,12 +29,17 @@ enum bench_regime {
  *              growing regime: the most the memory source will give
  * @fake:       the engine may use addresses with no memory behind them
  *              (only engines that never touch the managed memory honour it)
+ * @nr_chunks:  fixed regime, modern engines only: hand the capacity over as
+ *              this many equal chunks, one gen_pool_add() each
+ *              (bench_chunk_layout()); 0 or 1: one range of the whole
+ *              capacity.  Other engines ignore it.
  */
 struct bench_pool_config {
 	enum bench_regime regime;
 	size_t chunk_size;
 	size_t capacity;
 	int fake;
+	size_t nr_chunks;
 };
 
 /**
@@ -57,12 +62,16 @@ struct bench_stats {
  * @engine: the engine that made it
  * @cfg:    the conditions it runs under
  * @chunks: where its memory comes from (and what that cost)
+ * @layout: how a fixed modern pool was cut into chunks (@layout.nr is 0
+ *          when it is one range); chunk i starts at
+ *          @chunks.base + i * @layout.stride
  * @impl:   the engine's own pool
  */
 struct bench_pool {
 	const struct bench_engine *engine;
 	struct bench_pool_config cfg;
 	struct bench_chunks chunks;
+	struct bench_chunk_layout layout;
 	void *impl;
 };
 
@@ -125,6 +134,12 @@ extern const struct bench_engine bench_engines_modern_lockless[];
 extern const size_t bench_nr_engines_modern_lockless;
 extern const struct bench_engine bench_engines_tlsf[];
 extern const size_t bench_nr_engines_tlsf;
+
+/*
+ * And the harness (bench/engine_noop.c): an engine that does nothing, so
+ * that timing it measures the bench loop alone.  In no list.
+ */
+extern const struct bench_engine bench_engine_noop;
 
 /* More than the adapters export, so a list never needs to be cut. */
 #define BENCH_MAX_ENGINES 32

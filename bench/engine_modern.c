@@ -6,7 +6,8 @@
  * at granules of 8, 16 and 32 bytes.  Growing pools add a chunk from the
  * shared source whenever a request fails, which is what a kernel driver does
  * with gen_pool_add() when it owns more memory; fixed pools get their whole
- * capacity as one range.  The engine never touches the managed memory, so
+ * capacity as one range, or as many equal chunks when the configuration
+ * asks (genalloc-speed --chunks).  The engine never touches the managed memory, so
  * it is given fake addresses when the configuration allows.
  */
 #include <stdlib.h>
@@ -27,6 +28,21 @@ static genpool_algo_t algo_of(int which)
 	}
 }
 
+/*
+ * A fixed pool as many windows, as a driver with several device regions
+ * adds them: equal chunks in address order, a gap between each two.
+ */
+static int add_chunks(struct bench_pool *p, struct gen_pool *gp)
+{
+	size_t i;
+
+	for (i = 0; i < p->layout.nr; i++)
+		if (gen_pool_add(gp, p->chunks.base + i * p->layout.stride, p->layout.size, -1))
+			return -1;
+	p->chunks.obtained = p->layout.nr * p->layout.size;
+	return 0;
+}
+
 static struct bench_pool *modern_create(const struct bench_engine *e,
 					const struct bench_pool_config *cfg)
 {
@@ -37,8 +53,16 @@ static struct bench_pool *modern_create(const struct bench_engine *e,
 		return NULL;
 	p->engine = e;
 	p->cfg = *cfg;
-	if (bench_chunks_init(&p->chunks, cfg->chunk_size, cfg->capacity, cfg->fake))
+	if (cfg->regime == BENCH_FIXED && cfg->nr_chunks > 1) {
+		/* Reserve the chunks and their gaps, page-aligned. */
+		if (bench_chunk_layout(&p->layout, cfg->capacity, cfg->nr_chunks,
+				       (size_t)1 << e->arg2) ||
+		    bench_chunks_init(&p->chunks, BENCH_CHUNK_PAGE,
+				      p->layout.nr * p->layout.stride, cfg->fake))
+			goto fail;
+	} else if (bench_chunks_init(&p->chunks, cfg->chunk_size, cfg->capacity, cfg->fake)) {
 		goto fail;
+	}
 	gp = gen_pool_create(e->arg2, -1);
 	if (!gp)
 		goto fail_chunks;
@@ -46,7 +70,10 @@ static struct bench_pool *modern_create(const struct bench_engine *e,
 	/* Bit 2: the kernel's own path, lock-free with a linear search. */
 	gen_pool_set_lockless(gp, e->arg & 4);
 	p->impl = gp;
-	if (cfg->regime == BENCH_FIXED) {
+	if (cfg->regime == BENCH_FIXED && cfg->nr_chunks > 1) {
+		if (add_chunks(p, gp))
+			goto fail_pool;
+	} else if (cfg->regime == BENCH_FIXED) {
 		/* One range of the whole capacity, as a fixed device window. */
 		p->chunks.obtained = cfg->capacity;
 		if (gen_pool_add(gp, p->chunks.base, cfg->capacity, -1))

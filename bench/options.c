@@ -43,6 +43,29 @@ int bench_parse_size(const char *s, size_t *out)
 	return 0;
 }
 
+int bench_parse_count(const char *s, size_t lo, size_t hi, size_t *out)
+{
+	size_t v = 0;
+	const char *c;
+
+	if (!*s)
+		return -1;
+	for (c = s; *c; c++) {
+		size_t d = (size_t)(*c - '0');
+
+		if (*c < '0' || *c > '9')
+			return -1;
+		/* Stop before v * 10 + d could wrap or pass @hi. */
+		if (d > hi || v > (hi - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (v < lo)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 size_t bench_floor_pow2(size_t n)
 {
 	size_t p = 1;

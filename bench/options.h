@@ -16,6 +16,20 @@
  */
 int bench_parse_size(const char *s, size_t *out);
 
+/**
+ * bench_parse_count() - a plain decimal count in [@lo, @hi]
+ * @s:   the text: digits only (no sign, units, spaces or hex)
+ * @lo:  the smallest accepted
+ * @hi:  the largest accepted
+ * @out: the value
+ *
+ * For counts such as --chunks, where "1K" or "0x10" would be a typo rather
+ * than a size.
+ *
+ * Return: 0, or -1 (and @out untouched) if @s is not such a number.
+ */
+int bench_parse_count(const char *s, size_t lo, size_t hi, size_t *out);
+
 /** bench_floor_pow2() - the largest power of two <= @n (1 for 0) */
 size_t bench_floor_pow2(size_t n);
 
