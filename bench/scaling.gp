@@ -17,7 +17,10 @@ ours = 'buddy compat ff8 bf8 ffo8 tlsf8'
 kernel = 'kff8 kbf8 kffo8'
 set xrange [5e5:2e9]
 series(e) = '< awk -F, -v e='.e.' ''NR>1 && $2==50 && $3==1 && $4==e {print $1","$5}'' speed.csv'
+# Dotted grey: the harness, the bench loop on a no-op engine, a floor that
+# every other line includes.
 plot for [i=1:words(ours)] series(word(ours, i)) using 1:2 \
 	with linespoints lw 2 lc i dt 1 title word(ours, i), \
      for [i=1:words(kernel)] series(word(kernel, i)) using 1:2 \
-	with linespoints lw 2 lc (i + 2) dt 2 title word(kernel, i)
+	with linespoints lw 2 lc (i + 2) dt 2 title word(kernel, i), \
+     series('harness') using 1:2 with lines lw 1 lc rgb 'grey50' dt 3 title 'harness (loop alone)'

@@ -20,6 +20,16 @@
  * request sizes instead of scaling them with the pool, so that the cost
  * growth with the pool size is measured on one workload.
  *
+ * Every table also gives the harness: the same loop timed on an engine that
+ * does nothing (bench/engine_noop.c), i.e. what the victim pick, the size
+ * draw and the calls cost by themselves; every figure includes it.
+ *
+ * --chunks N hands each modern pool over as N equal chunks instead of one
+ * range, and a section of its own (MANY CHUNKS, --many-chunks) sets a 64M
+ * pool as 1 and as 1000 chunks side by side, index against linear search:
+ * with many chunks a request must not walk them all when its answer lies
+ * in a few.
+ *
  * Then the buddy's free with long free lists: a pool full of 32-byte blocks
  * with every other one freed, so that each further free merges with a
  * buddy on a list of pool/64 entries, timed with the 2005 linear search of
@@ -39,12 +49,17 @@
 #define MAX_LIST 16
 #define MAX_CHUNK ((size_t)4 << 20)
 #define MAX_THREADS 8
+#define MAX_CHUNKS ((size_t)1 << 20)
+/* The MANY CHUNKS section: one pool, one occupancy, one thread. */
+#define MANY_POOL ((size_t)64 << 20)
+#define MANY_OCC 50
 
 struct figure {
 	double median, min, max;
 	size_t failed;
 	size_t pairs;		/* timed, over all runs */
 	double fill;		/* seconds it took to fill to this level */
+	size_t chunks_used;	/* chunks holding a live block after the fill */
 };
 
 struct settings {
@@ -53,7 +68,10 @@ struct settings {
 	size_t threads[MAX_LIST], nr_threads;
 	size_t linear[MAX_LIST], nr_linear;
 	const struct bench_engine *e[BENCH_MAX_ENGINES];
-	size_t ne;
+	size_t ne;		/* engines; the harness comes after them, at [ne] */
+	int engines_set;	/* -e given: reruns repeat it */
+	size_t chunks;		/* modern pools as this many equal chunks */
+	size_t many_chunks;	/* MANY CHUNKS: 1 against this many; 0 skips it */
 	size_t runs;
 	size_t pairs;		/* per run on pools up to 16M; scaled down above */
 	double budget;		/* seconds per run at most */
@@ -63,7 +81,7 @@ struct settings {
 	int full;
 	const char *argv0;
 	const char *csv;	/* where to write every figure, or NULL */
-	struct figure *results;	/* [pool][occupancy][threads][engine] */
+	struct figure *results;	/* [pool][occupancy][threads][engine + harness] */
 };
 
 struct block {
@@ -219,7 +237,7 @@ static const char *hsize(char *buf, size_t n, size_t v)
 static struct figure *result(const struct settings *s, size_t pi, size_t oi, size_t ti,
 			     size_t ei)
 {
-	return &s->results[((pi * s->nr_occ + oi) * s->nr_threads + ti) * s->ne + ei];
+	return &s->results[((pi * s->nr_occ + oi) * s->nr_threads + ti) * (s->ne + 1) + ei];
 }
 
 static size_t pairs_for(const struct settings *s, size_t pool)
@@ -244,6 +262,31 @@ static size_t request_hi(const struct settings *s, size_t pool)
 	return s->size_hi ? s->size_hi : pool >> 11;
 }
 
+/* How many of a chunked pool's chunks hold at least one of the live blocks. */
+static size_t chunks_used(const struct bench_pool *p, const struct block *set, size_t nr)
+{
+	const struct bench_chunk_layout *l = &p->layout;
+	unsigned char *seen;
+	size_t i, used = 0;
+
+	if (l->nr < 2)
+		return 1;
+	seen = calloc(l->nr, 1);
+	if (!seen)
+		abort();
+	for (i = 0; i < nr; i++) {
+		size_t c = (set[i].addr - p->chunks.base) / l->stride;
+
+		if (set[i].addr && c < l->nr && !seen[c]) {
+			seen[c] = 1;
+			used++;
+		}
+	}
+	free(seen);
+	return used;
+}
+
+/* Engine @ei of @s, or the harness at @ei == @s->ne. */
 static void run_engine(const struct settings *s, size_t pi, size_t ei)
 {
 	size_t pool = s->pools[pi];
@@ -252,11 +295,12 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 		.chunk_size = pool < MAX_CHUNK ? bench_floor_pow2(pool) : MAX_CHUNK,
 		.capacity = pool,
 		.fake = 1,
+		.nr_chunks = s->chunks,
 	};
-	const struct bench_engine *e = s->e[ei];
+	const struct bench_engine *e = ei < s->ne ? s->e[ei] : &bench_engine_noop;
 	struct bench_pool *p = e->create(e, &cfg);
 	struct block *set = NULL;
-	size_t nr = 0, cap = 0, granted = 0, oi, ti, i;
+	size_t nr = 0, cap = 0, granted = 0, oi, ti, i, held = pool;
 	size_t lo = request_lo(s, pool), hi = request_hi(s, pool);
 	uint64_t rng = s->seed;
 
@@ -264,17 +308,27 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 		fprintf(stderr, "genalloc-speed: %s: cannot create a %zu-byte pool\n", e->name, pool);
 		return;
 	}
+	if (s->chunks > 1) {
+		/* Equal chunks may hold a little less than asked: fill what is there. */
+		struct bench_stats st;
+
+		e->stats(p, &st);
+		held = st.obtained;
+	}
 	for (oi = 0; oi < s->nr_occ; oi++) {
 		double t0 = bench_now(), spent;
+		size_t used;
 
-		fill(p, &set, &nr, &cap, &granted, pool / 100 * s->occ[oi], lo, hi, &rng);
+		fill(p, &set, &nr, &cap, &granted, held / 100 * s->occ[oi], lo, hi, &rng);
 		spent = bench_now() - t0;
+		used = chunks_used(p, set, nr);
 		for (ti = 0; ti < s->nr_threads; ti++) {
 			struct figure *f = result(s, pi, oi, ti, ei);
 
 			*f = measure(p, set, nr, s->threads[ti], pairs_for(s, pool), s->runs,
 				     s->budget, lo, hi, s->seed + ti);
 			f->fill = spent;
+			f->chunks_used = used;
 		}
 	}
 	for (i = 0; i < nr; i++)
@@ -300,17 +354,52 @@ static const char *sizes_arg(char *buf, size_t n, const struct settings *s)
 	return buf;
 }
 
+/*
+ * The command that measures one point again on its own: the same pool,
+ * occupancy, threads, chunks, engines and loop, without the other sections.
+ */
+static void print_rerun(const struct settings *s, const char *label, size_t pool, size_t occ,
+			size_t threads, const char *note)
+{
+	char a[32], b[48];
+	size_t ei;
+
+	printf("  %s: %s --pools %s --occupancy %zu --threads %zu --runs %zu --pairs %zu "
+	       "--budget %g --seed %llu", label, s->argv0, hsize(a, sizeof(a), pool), occ,
+	       threads, s->runs, s->pairs, s->budget * 1000, (unsigned long long)s->seed);
+	if (s->size_lo)
+		printf(" --sizes %s", sizes_arg(b, sizeof(b), s));
+	if (s->chunks > 1)
+		printf(" --chunks %zu", s->chunks);
+	if (s->engines_set)
+		for (ei = 0; ei < s->ne; ei++)
+			printf("%s%s", ei ? "," : " -e ", s->e[ei]->name);
+	printf(" --many-chunks none --linear none%s\n", note);
+}
+
+/* The harness's line under a table: how much of each figure is the loop. */
+static void print_harness(const struct figure *h)
+{
+	printf("  %-7s %12.1f   the loop alone (random victim, size draw, calls into a no-op "
+	       "engine): every figure above includes it\n", "harness", h->median);
+}
+
 static void print_point(const struct settings *s, size_t pi, size_t oi, size_t ti)
 {
 	size_t ei, ref = reference(s);
-	char a[32], b[48];
+	char a[32];
 	size_t pool = s->pools[pi];
 
-	printf("\nworkload: pool %s, %zu%% full, %zu thread%s, pairs of free(random live) + "
+	printf("\nworkload: pool %s%s, %zu%% full, %zu thread%s, pairs of free(random live) + "
 	       "alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs or %g ms\n",
-	       hsize(a, sizeof(a), pool), s->occ[oi], s->threads[ti],
+	       hsize(a, sizeof(a), pool), s->chunks > 1 ? " in equal chunks" : "",
+	       s->occ[oi], s->threads[ti],
 	       s->threads[ti] > 1 ? "s" : "", request_lo(s, pool), request_hi(s, pool),
 	       s->runs, pairs_for(s, pool), s->budget * 1000);
+	if (s->chunks > 1)
+		printf("  modern pools as %zu chunks (one gen_pool_add each); after the fill the live "
+		       "blocks lie in %zu of them (%s's pool)\n", s->chunks,
+		       result(s, pi, oi, ti, ref)->chunks_used, s->e[ref]->name);
 	printf("  %-7s %12s %23s %8s %9s %7s %7s\n", "engine", "ns/pair", "spread (min..max)",
 	       "vs ff8", "pairs", "failed", "fill s");
 	for (ei = 0; ei < s->ne; ei++) {
@@ -321,15 +410,17 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 		       f->median, f->min, f->max, r->median > 0 ? f->median / r->median : 0.0,
 		       f->pairs, f->failed, f->fill);
 	}
-	printf("  rerun: %s --pools %s --occupancy %zu --threads %zu --runs %zu --pairs %zu "
-	       "--budget %g --seed %llu%s%s%s\n", s->argv0, hsize(a, sizeof(a), pool),
-	       s->occ[oi], s->threads[ti], s->runs, s->pairs, s->budget * 1000,
-	       (unsigned long long)s->seed, s->size_lo ? " --sizes " : "",
-	       s->size_lo ? sizes_arg(b, sizeof(b), s) : "",
-	       s->occ[oi] != s->occ[0] ? " (filled through the lower levels first)" : "");
+	print_harness(result(s, pi, oi, ti, s->ne));
+	print_rerun(s, "rerun", pool, s->occ[oi], s->threads[ti],
+		    s->occ[oi] != s->occ[0] ? " (filled through the lower levels first)" : "");
 }
 
-/* One row per point, for plotting the scaling elsewhere. */
+static const char *engine_name(const struct settings *s, size_t ei)
+{
+	return ei < s->ne ? s->e[ei]->name : bench_engine_noop.name;
+}
+
+/* One row per point (the harness's too), for plotting the scaling elsewhere. */
 static int write_csv(const struct settings *s)
 {
 	FILE *f = fopen(s->csv, "w");
@@ -342,13 +433,13 @@ static int write_csv(const struct settings *s)
 	for (pi = 0; pi < s->nr_pools; pi++)
 		for (oi = 0; oi < s->nr_occ; oi++)
 			for (ti = 0; ti < s->nr_threads; ti++)
-				for (ei = 0; ei < s->ne; ei++) {
+				for (ei = 0; ei <= s->ne; ei++) {
 					const struct figure *x = result(s, pi, oi, ti, ei);
 					const struct figure *r = result(s, pi, oi, ti, ref);
 
 					fprintf(f, "%zu,%zu,%zu,%s,%.1f,%.1f,%.1f,%.4f,%zu,%zu,%.3f\n",
 						s->pools[pi], s->occ[oi], s->threads[ti],
-						s->e[ei]->name, x->median, x->min, x->max,
+						engine_name(s, ei), x->median, x->min, x->max,
 						r->median > 0 ? x->median / r->median : 0.0,
 						x->pairs, x->failed, x->fill);
 				}
@@ -363,17 +454,18 @@ static void print_scaling(const struct settings *s)
 
 	for (oi = 0; oi < s->nr_occ; oi++) {
 		for (ti = 0; ti < s->nr_threads; ti++) {
-			printf("\nSCALING: median ns per alloc+free pair, %zu%% full, %zu thread%s\n",
+			printf("\nSCALING: median ns per alloc+free pair, %zu%% full, %zu thread%s "
+			       "(harness: the loop alone)\n",
 			       s->occ[oi], s->threads[ti], s->threads[ti] > 1 ? "s" : "");
 			printf("  %-7s", "engine");
 			for (pi = 0; pi < s->nr_pools; pi++)
 				printf(" %9s", hsize(a, sizeof(a), s->pools[pi]));
 			printf(" %9s\n", "last/1st");
-			for (ei = 0; ei < s->ne; ei++) {
+			for (ei = 0; ei <= s->ne; ei++) {
 				double first = result(s, 0, oi, ti, ei)->median;
 				double last = result(s, s->nr_pools - 1, oi, ti, ei)->median;
 
-				printf("  %-7s", s->e[ei]->name);
+				printf("  %-7s", engine_name(s, ei));
 				for (pi = 0; pi < s->nr_pools; pi++)
 					printf(" %9.1f", result(s, pi, oi, ti, ei)->median);
 				printf(" %9.1f\n", first > 0 ? last / first : 0.0);
@@ -511,7 +603,7 @@ static void run_linear(const struct settings *s)
 		       hsize(a, sizeof(a), s->linear[i]), s->linear[i] / 64, slow, fast,
 		       fast > 0 ? slow / fast : 0.0, n1, n2);
 	}
-	printf("  rerun: %s --pools none --linear %s%s\n", s->argv0,
+	printf("  rerun: %s --pools none --many-chunks none --linear %s%s\n", s->argv0,
 	       hsize(a, sizeof(a), s->linear[s->nr_linear - 1]), s->full ? " --full" : "");
 }
 
@@ -557,6 +649,134 @@ static const struct bench_engine *speed_engine_find(const char *name)
 	return NULL;
 }
 
+/*
+ * MANY CHUNKS: the same 64M pool as one range and as @s->many_chunks equal
+ * chunks, each indexed algorithm against its linear twin.  Each column is
+ * a run of the main loop with --chunks set, so its rerun line reproduces it.
+ */
+static const char *const many_engines[] = { "ff8", "kff8", "bf8", "kbf8", "ffo8", "kffo8" };
+#define NR_MANY (sizeof(many_engines) / sizeof(many_engines[0]))
+
+/* @m: @s narrowed to the section's point, its engines and @chunks. */
+static void many_settings(const struct settings *s, struct settings *m, size_t chunks)
+{
+	size_t i;
+
+	*m = *s;
+	m->pools[0] = MANY_POOL;
+	m->nr_pools = 1;
+	m->occ[0] = MANY_OCC;
+	m->nr_occ = 1;
+	m->threads[0] = 1;
+	m->nr_threads = 1;
+	for (i = 0; i < NR_MANY; i++)
+		m->e[i] = speed_engine_find(many_engines[i]);
+	m->ne = NR_MANY;
+	m->engines_set = 1;
+	m->chunks = chunks;
+	/* --pairs counts for pools up to 16M: run the full count on 64M too. */
+	m->pairs = s->pairs * (MANY_POOL >> 24);
+	m->csv = NULL;
+}
+
+static void print_many_header(const struct settings *m, size_t used1, size_t usedn)
+{
+	struct bench_chunk_layout l;
+	char a[32];
+
+	if (bench_chunk_layout(&l, MANY_POOL, m->chunks, 8))
+		return;
+	printf("\nMANY CHUNKS: pool %s as 1 range and as %zu chunks of %zu B (one gen_pool_add "
+	       "each, a page apart), %d%% full, 1 thread,\n"
+	       "  pairs of free(random live) + alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs "
+	       "or %g ms; median ns per pair\n", hsize(a, sizeof(a), MANY_POOL), l.nr, l.size,
+	       MANY_OCC, request_lo(m, MANY_POOL), request_hi(m, MANY_POOL), m->runs,
+	       pairs_for(m, MANY_POOL), m->budget * 1000);
+	printf("  Fill: random blocks allocated one after another.  Every algorithm takes the first "
+	       "chunk on the\n"
+	       "  pool's list that can hold a request, so the fill packs the chunks in list order: "
+	       "the first half\n"
+	       "  end up full, the rest empty, and a request's answer lies at that frontier or in a "
+	       "hole a free\n"
+	       "  opened since.  A linear search walks the full chunks to get there; an index should "
+	       "not.  (A fill\n"
+	       "  spread over all chunks would put most answers in the first chunks searched: "
+	       "nothing to measure.)\n"
+	       "  After the fill the live blocks lie in %zu of 1 and %zu of %zu chunks (ff8's pools).\n",
+	       used1, usedn, l.nr);
+}
+
+static void print_many_row(const struct settings *one, const struct settings *many,
+			   size_t ei, const char *what)
+{
+	const struct figure *a = result(one, 0, 0, 0, ei), *b = result(many, 0, 0, 0, ei);
+	char failed[48];
+
+	snprintf(failed, sizeof(failed), "%zu/%zu", a->failed, b->failed);
+	printf("  %-7s %-8s %12.1f %12.1f %8.2f %10s\n", engine_name(one, ei), what,
+	       a->median, b->median, a->median > 0 ? b->median / a->median : 0.0, failed);
+}
+
+static void print_many(const struct settings *one, const struct settings *many)
+{
+	size_t k, n = many->chunks;
+	char c1[32], cn[32];
+
+	print_many_header(many, result(one, 0, 0, 0, 0)->chunks_used,
+			  result(many, 0, 0, 0, 0)->chunks_used);
+	snprintf(cn, sizeof(cn), "%zu chunks", n);
+	snprintf(c1, sizeof(c1), "%zu/1", n);
+	printf("  %-7s %-8s %12s %12s %8s %10s\n", "engine", "search", "1 chunk", cn, c1,
+	       "failed");
+	for (k = 0; k < NR_MANY; k += 2) {
+		const struct figure *i1 = result(one, 0, 0, 0, k), *l1 = result(one, 0, 0, 0, k + 1);
+		const struct figure *in = result(many, 0, 0, 0, k), *ln = result(many, 0, 0, 0, k + 1);
+
+		print_many_row(one, many, k, "index");
+		print_many_row(one, many, k + 1, "linear");
+		printf("  %-7s %-8s %12.1f %12.1f\n", "", "x faster",
+		       i1->median > 0 ? l1->median / i1->median : 0.0,
+		       in->median > 0 ? ln->median / in->median : 0.0);
+	}
+	printf("  %-7s %-8s %12.1f %12.1f\n", "harness", "no-op", result(one, 0, 0, 0, one->ne)->median,
+	       result(many, 0, 0, 0, many->ne)->median);
+	printf("  x faster: the linear search's time over the index's.  harness: the loop alone "
+	       "(random victim,\n  size draw, calls into a no-op engine): every figure above "
+	       "includes it.\n");
+	print_rerun(one, "rerun, 1 chunk", MANY_POOL, MANY_OCC, 1, "");
+	snprintf(cn, sizeof(cn), "rerun, %zu chunks", n);
+	print_rerun(many, cn, MANY_POOL, MANY_OCC, 1, "");
+}
+
+static int run_many(const struct settings *s)
+{
+	struct settings *one = malloc(sizeof(*one)), *many = malloc(sizeof(*many));
+	size_t ei;
+	int ret = -1;
+
+	if (!one || !many)
+		goto out;
+	many_settings(s, one, 1);
+	many_settings(s, many, s->many_chunks);
+	one->results = calloc(NR_MANY + 1, sizeof(*one->results));
+	many->results = calloc(NR_MANY + 1, sizeof(*many->results));
+	if (one->results && many->results) {
+		for (ei = 0; ei <= NR_MANY; ei++) {
+			run_engine(one, 0, ei);
+			run_engine(many, 0, ei);
+		}
+		print_many(one, many);
+		fflush(stdout);
+		ret = 0;
+	}
+	free(one->results);
+	free(many->results);
+out:
+	free(one);
+	free(many);
+	return ret;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -581,11 +801,38 @@ static void usage(FILE *f)
 "  -z, --sizes LO..HI    request sizes log-uniform in [LO, HI] bytes on every\n"
 "                        pool (default: [pool/2^17, pool/2^11]); 64..64\n"
 "                        for one size\n"
+"  -k, --chunks N        build each modern pool from N equal chunks, one\n"
+"                        gen_pool_add each (default 1: one range); only the\n"
+"                        modern engines (ff*, bf*, ffo*, kff8, kbf8, kffo8)\n"
+"  -K, --many-chunks N   the MANY CHUNKS section: a 64M pool, 50%% full, 1\n"
+"                        thread, as 1 and as N chunks, ff8/bf8/ffo8 against\n"
+"                        kff8/kbf8/kffo8 (default 1000; 'none' skips it)\n"
 "  -c, --csv FILE        also write every figure to FILE as CSV\n"
 "  -F, --full            the long version: 11 runs, 10x the pairs and\n"
 "                        time per run, the free-list test up to 1G with 10x\n"
 "                        the time\n"
 "  -h, --help            this text\n");
+}
+
+/*
+ * Only the modern engines can be cut into chunks: with --chunks, the
+ * default list narrows to them and a named other engine is an error.
+ */
+static int keep_modern(struct settings *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->ne; i++) {
+		if (!strcmp(s->e[i]->family, "modern"))
+			s->e[n++] = s->e[i];
+		else if (s->engines_set) {
+			fprintf(stderr, "genalloc-speed: --chunks: %s is not a modern engine\n",
+				s->e[i]->name);
+			return -1;
+		}
+	}
+	s->ne = n;
+	return 0;
 }
 
 static int parse(int argc, char **argv, struct settings *s)
@@ -602,6 +849,8 @@ static int parse(int argc, char **argv, struct settings *s)
 		{ "budget", required_argument, NULL, 'b' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "sizes", required_argument, NULL, 'z' },
+		{ "chunks", required_argument, NULL, 'k' },
+		{ "many-chunks", required_argument, NULL, 'K' },
 		{ "full", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -609,7 +858,7 @@ static int parse(int argc, char **argv, struct settings *s)
 	int c, linear_set = 0, runs_set = 0, pairs_set = 0, budget_set = 0;
 	size_t i, v;
 
-	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:c:z:Fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:c:z:k:K:Fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_list(optarg, s->pools, &s->nr_pools, 1))
@@ -643,6 +892,7 @@ static int parse(int argc, char **argv, struct settings *s)
 				}
 				s->e[s->ne++] = e;
 			}
+			s->engines_set = 1;
 			break;
 		}
 		case 'r':
@@ -688,6 +938,16 @@ static int parse(int argc, char **argv, struct settings *s)
 				return -1;
 			break;
 		}
+		case 'k':
+			if (bench_parse_count(optarg, 1, MAX_CHUNKS, &s->chunks))
+				return -1;
+			break;
+		case 'K':
+			if (!strcmp(optarg, "none"))
+				s->many_chunks = 0;
+			else if (bench_parse_count(optarg, 2, MAX_CHUNKS, &s->many_chunks))
+				return -1;
+			break;
 		case 'F':
 			s->full = 1;
 			break;
@@ -698,7 +958,7 @@ static int parse(int argc, char **argv, struct settings *s)
 			return -1;
 		}
 	}
-	if (optind < argc)
+	if (optind < argc || (s->chunks > 1 && keep_modern(s)))
 		return -1;
 	if (s->full) {
 		if (!runs_set)
@@ -718,6 +978,7 @@ int main(int argc, char **argv)
 {
 	struct settings s = {
 		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .seed = 1, .argv0 = argv[0],
+		.chunks = 1, .many_chunks = 1000,
 	};
 	size_t pi, oi, ti, n = speed_engine_list(s.e, BENCH_MAX_ENGINES);
 	double t0 = bench_now();
@@ -732,11 +993,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (s.nr_pools && s.ne) {
-		s.results = calloc(s.nr_pools * s.nr_occ * s.nr_threads * s.ne, sizeof(*s.results));
+		s.results = calloc(s.nr_pools * s.nr_occ * s.nr_threads * (s.ne + 1),
+				   sizeof(*s.results));
 		if (!s.results)
 			return 1;
 		for (pi = 0; pi < s.nr_pools; pi++) {
-			for (size_t ei = 0; ei < s.ne; ei++)
+			/* The engines, then the harness at [ne]. */
+			for (size_t ei = 0; ei <= s.ne; ei++)
 				run_engine(&s, pi, ei);
 			for (oi = 0; oi < s.nr_occ; oi++)
 				for (ti = 0; ti < s.nr_threads; ti++)
@@ -751,6 +1014,8 @@ int main(int argc, char **argv)
 			printf("\nEvery figure: %s\n", s.csv);
 		free(s.results);
 	}
+	if (s.many_chunks && run_many(&s))
+		return 1;
 	run_linear(&s);
 	printf("\ngenalloc-speed: done in %.1f s%s\n", bench_now() - t0,
 	       s.full ? "" : " (BENCH_FULL=1 make bench, or --full, for the long version)");
