@@ -364,13 +364,25 @@ static bool alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size,
 	return true;
 }
 
+/* Which chunks an allocation may use: all (NULL), or those @keep accepts. */
+struct chunk_filter {
+	bool (*keep)(const struct gen_pool_chunk *chunk, void *arg);
+	void *arg;
+};
+
+static bool filtered_out(const struct chunk_filter *filter, const struct gen_pool_chunk *chunk)
+{
+	return filter && !filter->keep(chunk, filter->arg);
+}
+
 /*
  * Chunks in the kernel's order (newest first, i.e. descending slot).  For a
  * built-in algorithm the directory jumps straight to the next chunk whose
  * longest free run can hold the request; a user algorithm sees them all.
  */
 static unsigned long alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
-				   genpool_algo_t algo, void *data, void **owner)
+				   genpool_algo_t algo, void *data, void **owner,
+				   const struct chunk_filter *filter)
 {
 	bool builtin = builtin_algo(algo);
 	unsigned long addr = 0;
@@ -384,6 +396,8 @@ static unsigned long alloc_indexed(struct gen_pool *pool, size_t size, unsigned 
 			if (slot == MODERN_DIR_NONE)
 				break;
 		}
+		if (filtered_out(filter, modern_dir_chunk(pool->dir, slot)))
+			continue;
 		if (alloc_in_slot(pool, slot, size, nbits, algo, data, &addr, owner))
 			break;
 	}
@@ -391,8 +405,8 @@ static unsigned long alloc_indexed(struct gen_pool *pool, size_t size, unsigned 
 	return addr;
 }
 
-unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
-				void *data, void **owner)
+static unsigned long pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
+				void *data, void **owner, const struct chunk_filter *filter)
 {
 	int order = pool->min_alloc_order;
 	struct gen_pool_chunk *chunk;
@@ -410,12 +424,33 @@ unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo
 	if (!modern_algo_data_ok(algo, data, pool))
 		return 0;
 	if (!pool->lockless)
-		return alloc_indexed(pool, size, nbits, algo, data, owner);
+		return alloc_indexed(pool, size, nbits, algo, data, owner, filter);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
-		if (chunk_may_fit(chunk, size) &&
+		if (chunk_may_fit(chunk, size) && !filtered_out(filter, chunk) &&
 		    claim_in_chunk(pool, chunk, nbits, algo, data, &bit))
 			return hand_out(pool, chunk, bit, nbits, owner);
 	return 0;
+}
+
+unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
+				void *data, void **owner)
+{
+	return pool_alloc(pool, size, algo, data, owner, NULL);
+}
+
+/*
+ * A filter rather than a wrapper algorithm: the pool recognises built-in
+ * algorithms by their address, and only those are answered by the index
+ * (and let the directory skip chunks that cannot fit).
+ */
+unsigned long modern_pool_alloc_filtered(struct gen_pool *pool, size_t size,
+					 genpool_algo_t algo, void *data,
+					 bool (*keep)(const struct gen_pool_chunk *chunk, void *arg),
+					 void *arg)
+{
+	struct chunk_filter filter = { keep, arg };
+
+	return pool_alloc(pool, size, algo, data, NULL, &filter);
 }
 
 /**
