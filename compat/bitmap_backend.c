@@ -18,20 +18,25 @@
  *    free run of one chunk and serve blocks larger than any one of them,
  *    wherever the buddy could have merged them (inside one frame: buddies
  *    never cross a chunk boundary).  Until the hold is in place the frame is
- *    not in the frame table, and the allocation algorithm skips chunks the
- *    table does not know, so no allocation can slip into the gap.
+ *    not in the frame table, and allocation skips chunks the table does not
+ *    know, so no allocation can slip into the gap.
+ *  - speed: that skip is a chunk filter (modern_pool_alloc_filtered()), not
+ *    a wrapper algorithm.  The engine recognises its built-in algorithms by
+ *    address and answers them from its per-chunk index in O(log n); it
+ *    would have to scan every chunk's bitmap for a wrapper.
  *  - misuse: the engine knows which granules are used but not where blocks
  *    start, so each frame records the order of every live block at its
  *    first granule (frames_internal.h); a free must find exactly its block
  *    there, claimed with compare-and-swap so two racing frees of one block
  *    cannot both succeed.
- * Allocation and free of known memory take no lock; growth and donation
- * take the compat pool's lock.
+ * Allocation and free of known memory take only the engine's own lock;
+ * growth and donation take the compat pool's lock.
  */
 #include <limits.h>
 #include <stdlib.h>
 
 #include "../modern/genalloc.h"
+#include "../modern/pool_internal.h"
 #include "backend_internal.h"
 #include "bitmap_internal.h"
 
@@ -72,30 +77,22 @@ static int order_of(int size)
 }
 
 
-/* ------------------------------------------------------------ algorithms */
+/* ------------------------------------------------------------ chunk filters */
 
-/* Natural alignment, in frames the table knows (see the top comment). */
-static unsigned long bm_algo(unsigned long *map, unsigned long size, unsigned long start,
-			     unsigned int nr, void *data, struct gen_pool *engine,
-			     unsigned long start_addr)
+/* Allocation: only frames the table knows (see the top comment). */
+static bool bm_known_frame(const struct gen_pool_chunk *chunk, void *data)
 {
 	struct compat_bitmap_pool *bp = data;
 
-	if (!compat_frames_lookup(&bp->frames, start_addr))
-		return size;
-	return gen_pool_first_fit_order_align(map, size, start, nr, NULL, engine, start_addr);
+	return compat_frames_lookup(&bp->frames, chunk->start_addr) != NULL;
 }
 
-/* The hold: all of one particular chunk, the one just added. */
-static unsigned long bm_hold_algo(unsigned long *map, unsigned long size, unsigned long start,
-				  unsigned int nr, void *data, struct gen_pool *engine,
-				  unsigned long start_addr)
+/* The hold: only the chunk just added. */
+static bool bm_new_chunk(const struct gen_pool_chunk *chunk, void *data)
 {
 	const unsigned long *target = data;
 
-	if (start_addr != *target)
-		return size;
-	return gen_pool_first_fit(map, size, start, nr, NULL, engine, start_addr);
+	return chunk->start_addr == *target;
 }
 
 /* ------------------------------------------------------------ growth */
@@ -163,7 +160,9 @@ static unsigned long bm_alloc(void *engine, int size)
 	struct compat_frame *f;
 
 	for (;;) {
-		addr = gen_pool_alloc_algo(bp->engine, compat_bm_order_bytes(order), bm_algo, bp);
+		addr = modern_pool_alloc_filtered(bp->engine, compat_bm_order_bytes(order),
+						  gen_pool_first_fit_order_align, NULL,
+						  bm_known_frame, bp);
 		if (addr)
 			break;
 		if (!bp->has_callback || grew < 1)
@@ -249,9 +248,9 @@ static void bm_donate_new_frame(struct compat_bitmap_pool *bp, unsigned long add
 	    !(f = compat_frame_new(&bp->frames, base, 0)) ||
 	    gen_pool_add(bp->engine, base, compat_bm_frame_size(bp), -1))
 		bm_set(v, GENALLOC_WARN, GENALLOC_EINVAL, "no memory to record the donation");
-	/* Nobody else can allocate here yet (bm_algo skips unknown frames). */
-	else if (gen_pool_alloc_algo(bp->engine, compat_bm_frame_size(bp), bm_hold_algo,
-				     &base) != base)
+	/* Nobody else can allocate here yet (bm_known_frame skips it). */
+	else if (modern_pool_alloc_filtered(bp->engine, compat_bm_frame_size(bp),
+					    gen_pool_first_fit, NULL, bm_new_chunk, &base) != base)
 		bm_set(v, GENALLOC_BUG, GENALLOC_ECORRUPT, "engine refused to hold a new chunk");
 	if (v->code) {
 		compat_frame_delete(f);

@@ -2,8 +2,9 @@
 /*
  * test/compat/test_bitmap_internals.c - white-box tests of the bitmap
  * backend: its checker must catch each kind of corruption of compat's
- * records or of the engine under them, and its frame table must find every
- * frame however it grew.  The backend is driven through its ops table with
+ * records or of the engine under them, its frame table must find every frame
+ * however it grew, and its allocations must be answered by the engine's
+ * index.  The backend is driven through its ops table with
  * a stand-in compat pool (no callback, so the stand-in is never read).
  *
  * This file sees the modern engine's struct gen_pool, so it must not (and
@@ -11,6 +12,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../support.h"
 #include "compat/bitmap_internal.h"
@@ -126,6 +128,65 @@ START_TEST(largest_free_is_the_largest_aligned_block)
 }
 END_TEST
 
+/* ------------------------------------------------------------ speed */
+
+/* Words of one frame's engine bitmap (a whole number: 128 granules). */
+#define WB_MAP_WORDS (WB_FRAME / 32 / (8 * sizeof(unsigned long)))
+
+/* One engine chunk whose bitmap and avail say "free" while its index still
+ * says "full", and back. */
+struct stale {
+	unsigned long base;
+	int restore;
+	int found;
+	unsigned long saved[WB_MAP_WORDS];
+};
+
+static void toggle_behind_index(struct gen_pool *pool, struct gen_pool_chunk *chunk, void *data)
+{
+	struct stale *s = data;
+
+	(void)pool;
+	if (chunk->start_addr != s->base)
+		return;
+	s->found++;
+	if (s->restore) {
+		memcpy(chunk->bits, s->saved, sizeof(s->saved));
+		atomic_fetch_sub(&chunk->avail, (long)WB_FRAME);
+		return;
+	}
+	memcpy(s->saved, chunk->bits, sizeof(s->saved));
+	memset(chunk->bits, 0, sizeof(s->saved));
+	atomic_fetch_add(&chunk->avail, (long)WB_FRAME);
+}
+
+/*
+ * Allocation must be answered by the engine's index (and its directory of
+ * chunks), not by a scan of every chunk's bitmap, which is what a wrapper
+ * algorithm costs (issue 7).  Timing is not asserted; instead the two are
+ * made to disagree: frame A is allocated whole, then its bitmap is cleared
+ * behind the index's back.  An indexed search still sees A full (and B, half
+ * held, too small), so the request fails; a scan would hand A out again.
+ */
+START_TEST(allocation_is_answered_by_the_index)
+{
+	struct wb w = wb_setup();
+	struct stale s = { .base = w.a };
+
+	ck_assert_uint_eq(compat_bitmap_ops.alloc(w.bp, (int)WB_FRAME), w.a);
+	gen_pool_for_each_chunk(w.bp->engine, toggle_behind_index, &s);
+	ck_assert_int_eq(s.found, 1);
+	ck_assert_uint_eq(compat_bitmap_ops.alloc(w.bp, (int)WB_FRAME), 0);
+	s.restore = 1;
+	gen_pool_for_each_chunk(w.bp->engine, toggle_behind_index, &s);
+	ck_assert_int_eq(compat_bitmap_ops.check(w.bp), 0);
+	compat_bitmap_ops.free(w.bp, w.a, (int)WB_FRAME);
+	compat_bitmap_ops.free(w.bp, w.block, 256);
+	ck_assert_int_eq(compat_bitmap_ops.destroy(w.bp), 0);
+	kept = NULL;
+}
+END_TEST
+
 /* ------------------------------------------------------------ frames */
 
 static void count_frame(struct compat_frame *f, void *data)
@@ -173,6 +234,7 @@ Suite *compat_bitmap_internals_suite(void)
 
 	tcase_add_loop_test(tc, checker_catches_each_corruption, 0, 10);
 	tcase_add_test(tc, largest_free_is_the_largest_aligned_block);
+	tcase_add_test(tc, allocation_is_answered_by_the_index);
 	tcase_add_test(tc, frame_table_finds_every_frame_as_it_grows);
 	suite_add_tcase(s, tc);
 	return s;
