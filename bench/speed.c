@@ -60,6 +60,7 @@ struct figure {
 	size_t pairs;		/* timed, over all runs */
 	double fill;		/* seconds it took to fill to this level */
 	size_t chunks_used;	/* chunks holding a live block after the fill */
+	size_t chunk_lo;	/* the lowest of them (chunk 0 has the lowest address) */
 };
 
 struct settings {
@@ -262,15 +263,21 @@ static size_t request_hi(const struct settings *s, size_t pool)
 	return s->size_hi ? s->size_hi : pool >> 11;
 }
 
-/* How many of a chunked pool's chunks hold at least one of the live blocks. */
-static size_t chunks_used(const struct bench_pool *p, const struct block *set, size_t nr)
+/*
+ * How many of a chunked pool's chunks hold at least one of the live blocks,
+ * and the lowest of them in @lo.
+ */
+static size_t chunks_used(const struct bench_pool *p, const struct block *set, size_t nr,
+			  size_t *lo)
 {
 	const struct bench_chunk_layout *l = &p->layout;
 	unsigned char *seen;
 	size_t i, used = 0;
 
+	*lo = 0;
 	if (l->nr < 2)
 		return 1;
+	*lo = l->nr;
 	seen = calloc(l->nr, 1);
 	if (!seen)
 		abort();
@@ -280,6 +287,7 @@ static size_t chunks_used(const struct bench_pool *p, const struct block *set, s
 		if (set[i].addr && c < l->nr && !seen[c]) {
 			seen[c] = 1;
 			used++;
+			*lo = c < *lo ? c : *lo;
 		}
 	}
 	free(seen);
@@ -317,11 +325,11 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 	}
 	for (oi = 0; oi < s->nr_occ; oi++) {
 		double t0 = bench_now(), spent;
-		size_t used;
+		size_t used, lo_chunk;
 
 		fill(p, &set, &nr, &cap, &granted, held / 100 * s->occ[oi], lo, hi, &rng);
 		spent = bench_now() - t0;
-		used = chunks_used(p, set, nr);
+		used = chunks_used(p, set, nr, &lo_chunk);
 		for (ti = 0; ti < s->nr_threads; ti++) {
 			struct figure *f = result(s, pi, oi, ti, ei);
 
@@ -329,6 +337,7 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 				     s->budget, lo, hi, s->seed + ti);
 			f->fill = spent;
 			f->chunks_used = used;
+			f->chunk_lo = lo_chunk;
 		}
 	}
 	for (i = 0; i < nr; i++)
@@ -679,7 +688,7 @@ static void many_settings(const struct settings *s, struct settings *m, size_t c
 	m->csv = NULL;
 }
 
-static void print_many_header(const struct settings *m, size_t used1, size_t usedn)
+static void print_many_header(const struct settings *m, const struct figure *f)
 {
 	struct bench_chunk_layout l;
 	char a[32];
@@ -702,8 +711,13 @@ static void print_many_header(const struct settings *m, size_t used1, size_t use
 	       "not.  (A fill\n"
 	       "  spread over all chunks would put most answers in the first chunks searched: "
 	       "nothing to measure.)\n"
-	       "  After the fill the live blocks lie in %zu of 1 and %zu of %zu chunks (ff8's pools).\n",
-	       used1, usedn, l.nr);
+	       "  After the fill, ff8's live blocks lie in %zu of the %zu chunks, numbers %zu..%zu "
+	       "by address", f->chunks_used, l.nr, f->chunk_lo, l.nr - 1);
+	/* The list starts with the chunk added last: the highest address. */
+	if (f->chunks_used == l.nr - f->chunk_lo)
+		printf(":\n  the first %zu the search visits (the list starts with the chunk added "
+		       "last)", f->chunks_used);
+	printf(".\n");
 }
 
 static void print_many_row(const struct settings *one, const struct settings *many,
@@ -722,8 +736,7 @@ static void print_many(const struct settings *one, const struct settings *many)
 	size_t k, n = many->chunks;
 	char c1[32], cn[32];
 
-	print_many_header(many, result(one, 0, 0, 0, 0)->chunks_used,
-			  result(many, 0, 0, 0, 0)->chunks_used);
+	print_many_header(many, result(many, 0, 0, 0, 0));
 	snprintf(cn, sizeof(cn), "%zu chunks", n);
 	snprintf(c1, sizeof(c1), "%zu/1", n);
 	printf("  %-7s %-8s %12s %12s %8s %10s\n", "engine", "search", "1 chunk", cn, c1,
