@@ -1,55 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * modern/index.c - a summary tree over a chunk's bitmap that finds the
- * kernel's answers without scanning the bitmap.
+ * modern/index.c - an index over a chunk's bitmap that finds the kernel's
+ * answers without scanning the bitmap.
  *
  * WHAT IS INDEXED
- *   The bitmap is cut into leaves of 512 bits.  Every node of the tree
- *   (leaves included) keeps three numbers about the bits it covers, counting
- *   bits past the end of the chunk as used:
- *     left     - free bits at its low edge,
- *     right    - free bits at its high edge,
- *     longest  - its longest run of free bits.
- *   A node is "full" (all free) when left equals its span.  Inner nodes have
- *   eight children.  This is the kernel percpu allocator's per-block hint
- *   (first free, longest run, runs at both edges) stacked into a tree.
+ *   The bitmap is cut into blocks of 512 bits (eight words, one cache line).
+ *   Bits past the end of the chunk count as used.  Two structures sit on
+ *   the blocks:
+ *     max tree  - for every block, the length of the longest free run that
+ *                 STARTS in it (a run is a maximal stretch of free bits; it
+ *                 is counted whole, however far past the block it goes),
+ *                 and above the blocks a tree of maxima, 16 per node.  The
+ *                 root is the chunk's longest run.
+ *     full map  - one bit per block, set when the block is all free, with
+ *                 a summary bit per 64 below it, so "the next (or previous)
+ *                 used bit" skips any stretch of free blocks in O(log64 n).
+ *   Keying each run by its start is what makes first fit cheap: the lowest
+ *   run that can hold nr bits starts in the leftmost block whose value is at
+ *   least nr, and the tree leads to that block in one descent.
  *
  * HOW A SEARCH RUNS
- *   First fit of nr bits from bit lo walks the nodes left to right, keeping
- *   "carry": the free bits that end at the current node's low edge.  A node
- *   wholly at or after lo is settled from its summary alone: the run starts
- *   before it if carry + left >= nr; it lies inside if longest >= nr (then
- *   the search descends and must succeed there); otherwise carry becomes
- *   right (or carry + span when the node is full) and the node is skipped.
- *   Only the path to lo and one descent are visited: O(8 log8 n) summaries
- *   plus one leaf, whose eight words are scanned with shift-and tests.
- *   The answer is the lowest start of nr free bits, exactly what the
- *   kernel's find_next_zero_area() loop returns.  Aligned variants ask for
- *   the first run, try its aligned start, and on a used bit restart the
- *   search after it, as the kernel's loop does, but each step is O(log n)
- *   instead of a scan.  Best fit asks the size classes (sizeclass.c), which
- *   use this tree to find where runs end.
+ *   First fit of nr bits from bit 0 descends from the root, at each level
+ *   to the first child of value >= nr, then scans that block's eight words
+ *   for the lowest window of nr free bits (a window in the block's last run
+ *   may end past the block; the full map gives that run's end).  From any
+ *   other bit lo, the run through lo and the rest of lo's block are looked
+ *   at first, then the tree is climbed from lo's block to the next block of
+ *   value >= nr.  The answer is the lowest start of nr free bits at or
+ *   after lo, exactly what the kernel's find_next_zero_area() loop returns.
+ *   Aligned variants ask for the first run, try its aligned start, and on a
+ *   used bit restart after the run, as the kernel's loop does, each step
+ *   O(log n).  Best fit asks the size classes (sizeclass.c), which use the
+ *   full map to find where runs end.
  *
  * HOW IT IS KEPT EXACT
- *   Every change of the bitmap is a claim or a release of a whole range.
- *   Leaves and nodes the range covers entirely become all used or all free
- *   (one word tells which).  A leaf it touches in part changes only around
- *   the run that holds the range: a release merges runs, which can only
- *   lengthen them, so the new numbers are maxima of old ones and the merged
- *   run; a claim splits one run, and only if that was the leaf's longest is
- *   the leaf rescanned.  A parent with one changed child is corrected the
- *   same way from that child and its neighbours, any other parent is
- *   recomputed from its eight children, and the walk up stops at the first
- *   level where nothing changed.  O(n / 512 + log8 n) per change.
- *   modern_index_verify() recomputes every summary from the bitmap and
- *   compares.  Updates need the bitmap to hold still, which is why the pool
- *   serializes allocation and free in indexed mode (gen_pool_set_lockless()).
+ *   Every change of the bitmap is a claim or a release of a whole range
+ *   [a, b), and only two runs' starts are affected: the run [s, e) around
+ *   the range (found through the full map) and the one that starts at b.
+ *     release: [s, a), [a, b) and [b, e) merge into one run from s.  The
+ *              block of s takes max(value, e - s); the block of b lost the
+ *              run that started at b, and is rescanned only if that run
+ *              was its longest.
+ *     claim:   [s, e) splits into [s, a) and [b, e).  The block of s is
+ *              rescanned only if [s, e) was its longest; the block of b
+ *              takes max(value, e - b).
+ *   A block's new value climbs the tree only as far as it changes a
+ *   maximum: a larger value stops at the first ancestor already as large, a
+ *   smaller one at the first ancestor whose maximum came from elsewhere.
+ *   Blocks strictly inside the range start no run before or after, so only
+ *   their full bits change.  Cost: O(log16 n) tree steps, O(log64 n) full-
+ *   map steps and at most two block scans per change, whatever its size
+ *   (plus one full bit per block it covers).  modern_index_verify()
+ *   recomputes everything from the bitmap and compares.  Updates need the
+ *   bitmap to hold still, which is why the pool serializes allocation and
+ *   free in indexed mode (gen_pool_set_lockless()).
  *
  * COST
- *   A leaf packs its three 10-bit numbers into 32 bits; an inner node holds
- *   three 32-bit numbers.  For a chunk of N granules: 4 * ceil(N / 512)
- *   bytes of leaves plus about 12 * N / 3584 bytes of inner nodes, i.e.
- *   about 1/11 of the bitmap's N / 8 bytes (0.0112 bytes per granule).
+ *   For a chunk of N granules: 4 bytes per block of 512 granules, plus 1/15
+ *   of that for the inner nodes, plus one full bit per block (1/64 more in
+ *   the summaries): about 4.35 * N / 512 bytes, 1/15 of the bitmap's N / 8
+ *   bytes (0.0085 bytes per granule).
  */
 #include "index_internal.h"
 
@@ -60,34 +70,29 @@
 #include "sizeclass_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
-#define LEAF_SHIFT 9
-#define LEAF_BITS (1UL << LEAF_SHIFT)
-#define LEAF_WORDS (LEAF_BITS / BPL)
-#define FAN_SHIFT 3
+#define BLOCK_SHIFT 9
+#define BLOCK_BITS (1UL << BLOCK_SHIFT)
+#define BLOCK_WORDS (BLOCK_BITS / BPL)
+#define FAN_SHIFT 4
 #define FAN (1UL << FAN_SHIFT)
-#define MAX_LEVELS 12
-#define FIELD_BITS 10
-#define FIELD_MASK ((1U << FIELD_BITS) - 1)
-
-/* An inner node; leaves are packed into one uint32_t. */
-struct node {
-	uint32_t left, right, longest;
-};
-
-/* A summary unpacked, from either kind of node. */
-struct sum {
-	uint64_t left, right, longest;
-};
+#define MAX_LEVELS 8		/* 2^32 bits: 2^23 blocks, six levels of 16 */
+#define MAX_FULL_LEVELS 5	/* 2^23 bits, 64 to a word */
 
 /**
- * struct modern_index - the summary tree of one bitmap
+ * struct modern_index - the index of one bitmap
  * @nbits:   bits in the bitmap
  * @nwords:  words in the bitmap
  * @pad:     the bits of the last word past the chunk, which read as used
- * @nlevels: levels, leaves included; level @nlevels - 1 has one node
- * @count:   nodes per level
- * @leaf:    level 0, packed
- * @inner:   levels 1 .. @nlevels - 1 (@inner[0] unused)
+ * @nlevels: levels of the max tree, blocks included; the last has one node
+ * @count:   nodes per level of the max tree
+ * @max:     @max[0][b] is the longest run starting in block b; @max[l][i]
+ *           the maximum of its 16 children on level l - 1.  Each level
+ *           is padded with zeros to a multiple of 16 entries.
+ * @nfull:   levels of the full map
+ * @fwords:  words per level of the full map
+ * @full:    @full[0] one bit per block, set when it is all free; bit j of
+ *           @full[l] set when word j of @full[l - 1] is all ones.  Bits
+ *           past a level's end are kept set, so they never look "used".
  * @sc:      runs by size class, built the first time best fit runs
  */
 struct modern_index {
@@ -96,24 +101,21 @@ struct modern_index {
 	unsigned long pad;
 	unsigned int nlevels;
 	unsigned long count[MAX_LEVELS];
-	uint32_t *leaf;
-	struct node *inner[MAX_LEVELS];
+	uint32_t *max[MAX_LEVELS];
+	unsigned int nfull;
+	unsigned long fwords[MAX_FULL_LEVELS];
+	unsigned long *full[MAX_FULL_LEVELS];
 	struct modern_sizeclass *sc;
 };
-
-static unsigned int span_shift(unsigned int level)
-{
-	return LEAF_SHIFT + FAN_SHIFT * level;
-}
-
-static uint64_t span(unsigned int level)
-{
-	return (uint64_t)1 << span_shift(level);
-}
 
 static unsigned long ceil_div(unsigned long a, unsigned long b)
 {
 	return a / b + (a % b != 0);
+}
+
+static unsigned long min_ul(unsigned long a, unsigned long b)
+{
+	return a < b ? a : b;
 }
 
 /* ------------------------------------------------------------ words */
@@ -132,6 +134,11 @@ static unsigned long used_word(const struct modern_index *ix, const unsigned lon
 	return w;
 }
 
+static bool bit_used(const struct modern_index *ix, const unsigned long *map, unsigned long p)
+{
+	return used_word(ix, map, p / BPL) >> (p % BPL) & 1;
+}
+
 static unsigned int ctz_or_bpl(unsigned long w)
 {
 	return w ? (unsigned int)__builtin_ctzl(w) : (unsigned int)BPL;
@@ -140,35 +147,6 @@ static unsigned int ctz_or_bpl(unsigned long w)
 static unsigned int clz_or_bpl(unsigned long w)
 {
 	return w ? (unsigned int)__builtin_clzl(w) : (unsigned int)BPL;
-}
-
-/* Longest run of clear bits in @w: find the largest power of two by
- * doubling shift-and, then refine the remainder bit by bit. */
-static unsigned int word_longest(unsigned long w)
-{
-	unsigned long x[8], cur, t;
-	unsigned int j = 0, n;
-	int i;
-
-	x[0] = ~w;
-	if (!x[0])
-		return 0;
-	while ((1UL << (j + 1)) <= BPL) {
-		t = x[j] & (x[j] >> (1U << j));
-		if (!t)
-			break;
-		x[++j] = t;
-	}
-	n = 1U << j;
-	cur = x[j];
-	for (i = (int)j - 1; i >= 0; i--) {
-		t = n < BPL ? cur & (x[i] >> n) : 0;
-		if (t) {
-			cur = t;
-			n += 1U << i;
-		}
-	}
-	return n;
 }
 
 /* Bits p of free-mask @f such that p .. p + @nr - 1 are all free (@nr <= BPL). */
@@ -184,174 +162,378 @@ static unsigned long run_starts(unsigned long f, unsigned long nr)
 	return f;
 }
 
-/* ------------------------------------------------------------ summaries */
+/* ------------------------------------------------------------ full map */
 
-static struct sum leaf_sum(const struct modern_index *ix, unsigned long i)
+static bool block_all_free(const struct modern_index *ix, const unsigned long *map,
+			   unsigned long b)
 {
-	uint32_t v = ix->leaf[i];
-	struct sum s = { v & FIELD_MASK, (v >> FIELD_BITS) & FIELD_MASK,
-			 (v >> (2 * FIELD_BITS)) & FIELD_MASK };
+	unsigned long wi;
 
-	return s;
+	for (wi = b * BLOCK_WORDS; wi < (b + 1) * BLOCK_WORDS; wi++)
+		if (used_word(ix, map, wi))
+			return false;
+	return true;
 }
 
-static struct sum inner_sum(const struct modern_index *ix, unsigned int level,
-			    unsigned long i)
+static void put_bit(unsigned long *words, unsigned long i, bool v)
 {
-	const struct node *n = &ix->inner[level][i];
-	struct sum s = { n->left, n->right, n->longest };
-
-	return s;
+	if (v)
+		words[i / BPL] |= 1UL << (i % BPL);
+	else
+		words[i / BPL] &= ~(1UL << (i % BPL));
 }
 
-static struct sum get_sum(const struct modern_index *ix, unsigned int level, unsigned long i)
+/* Level @l's words [@lo, @hi) changed: rewrite the summary bits above them,
+ * climbing while a summary bit actually changes. */
+static void full_summarise(struct modern_index *ix, unsigned int l, unsigned long lo,
+			   unsigned long hi)
 {
-	return level ? inner_sum(ix, level, i) : leaf_sum(ix, i);
-}
+	unsigned long j;
+	bool changed;
 
-static void put_sum(struct modern_index *ix, unsigned int level, unsigned long i,
-		    struct sum s)
-{
-	struct node *n;
+	for (; l + 1 < ix->nfull; l++) {
+		changed = false;
+		for (j = lo; j < hi; j++) {
+			bool v = ix->full[l][j] == ~0UL;
 
-	if (level == 0) {
-		ix->leaf[i] = (uint32_t)(s.left | s.right << FIELD_BITS |
-					 s.longest << (2 * FIELD_BITS));
-		return;
-	}
-	n = &ix->inner[level][i];
-	n->left = (uint32_t)s.left;
-	n->right = (uint32_t)s.right;
-	n->longest = (uint32_t)s.longest;
-}
-
-/*
- * Append a piece of @len bits with summary @p to the running summary @acc
- * (which covers @acc_len bits so far).
- */
-static void sum_append(struct sum *acc, uint64_t acc_len, struct sum p, uint64_t len)
-{
-	uint64_t mid = acc->right + p.left;
-
-	if (acc->left == acc_len)
-		acc->left = acc_len + p.left;
-	if (mid > acc->longest)
-		acc->longest = mid;
-	if (p.longest > acc->longest)
-		acc->longest = p.longest;
-	acc->right = p.left == len ? acc->right + len : p.right;
-}
-
-static struct sum word_sum(unsigned long w)
-{
-	struct sum s = { ctz_or_bpl(w), clz_or_bpl(w), 0 };
-
-	s.longest = w ? word_longest(w) : BPL;
-	return s;
-}
-
-static struct sum compute_leaf(const struct modern_index *ix, const unsigned long *map,
-			       unsigned long i)
-{
-	struct sum acc = { 0, 0, 0 }, ws;
-	unsigned long wi, w, k;
-
-	for (k = 0; k < LEAF_WORDS; k++) {
-		wi = i * LEAF_WORDS + k;
-		w = used_word(ix, map, wi);
-		if (w == ~0UL)
-			ws = (struct sum){ 0, 0, 0 };
-		else if (!w)
-			ws = (struct sum){ BPL, BPL, BPL };
-		else if (acc.longest >= BPL - 2 ||
-			 !run_starts(~w, (unsigned long)acc.longest + 1)) {
-			/* No run inside can beat the best; edges still count. */
-			ws.left = ctz_or_bpl(w);
-			ws.right = clz_or_bpl(w);
-			ws.longest = ws.left > ws.right ? ws.left : ws.right;
-		} else {
-			ws = word_sum(w);
+			if (v != (ix->full[l + 1][j / BPL] >> (j % BPL) & 1)) {
+				put_bit(ix->full[l + 1], j, v);
+				changed = true;
+			}
 		}
-		sum_append(&acc, (uint64_t)k * BPL, ws, BPL);
+		if (!changed)
+			return;
+		lo /= BPL;
+		hi = (hi - 1) / BPL + 1;
 	}
-	return acc;
 }
 
-/*
- * A node from its children, in one pass: carry is the run of free bits that
- * ends at the current child's low edge, prefix whether every child so far
- * was all free.  Missing children (past the end of the level) read as used.
- */
-#define COMBINE_CHILD(c)                                                      \
-	do {                                                                  \
-		uint64_t cand_ = carry + (c).left;                            \
-		bool full_ = (c).left == cspan;                               \
-		best = cand_ > best ? cand_ : best;                           \
-		best = (c).longest > best ? (c).longest : best;               \
-		left += prefix ? (c).left : 0;                                \
-		prefix = prefix && full_;                                     \
-		carry = full_ ? carry + cspan : (c).right;                    \
-	} while (0)
-
-static struct sum compute_inner(const struct modern_index *ix, unsigned int level,
-				unsigned long i)
+/* Blocks [@lo, @hi) became all free (@v) or not; true if a bit changed. */
+static bool full_assign(struct modern_index *ix, unsigned long lo, unsigned long hi, bool v)
 {
-	uint64_t cspan = span(level - 1), carry = 0, best = 0, left = 0;
-	unsigned long first = i * FAN, n = ix->count[level - 1] - first, k;
-	bool prefix = true;
-	struct sum c, acc;
+	unsigned long wi, m, old;
+	bool changed = false;
 
-	if (n > FAN)
-		n = FAN;
-	if (level == 1) {
-		for (k = 0; k < n; k++) {
-			c = leaf_sum(ix, first + k);
-			COMBINE_CHILD(c);
-		}
+	for (wi = lo / BPL; wi * BPL < hi; wi++) {
+		m = ~0UL;
+		if (lo > wi * BPL)
+			m &= ~0UL << (lo % BPL);
+		if (hi < (wi + 1) * BPL)
+			m &= ~0UL >> (BPL - hi % BPL);
+		old = ix->full[0][wi];
+		ix->full[0][wi] = v ? old | m : old & ~m;
+		changed |= ix->full[0][wi] != old;
+	}
+	return changed;
+}
+
+/* Bits [@a, @b) were claimed or released: set the full bits of the blocks
+ * they touch, and the summaries above only if one of them changed (most
+ * claims and releases change none). */
+static void full_refresh(struct modern_index *ix, const unsigned long *map, unsigned long a,
+			 unsigned long b, bool claim)
+{
+	unsigned long lo = a >> BLOCK_SHIFT, hi = ((b - 1) >> BLOCK_SHIFT) + 1;
+	unsigned long inner_lo = lo + (a & (BLOCK_BITS - 1) ? 1 : 0);
+	unsigned long inner_hi = hi - (b & (BLOCK_BITS - 1) ? 1 : 0);
+	bool changed;
+
+	if (claim) {
+		changed = full_assign(ix, lo, hi, false);
 	} else {
-		const struct node *nd = &ix->inner[level - 1][first];
-
-		for (k = 0; k < n; k++)
-			COMBINE_CHILD(nd[k]);
+		/* Blocks the release covers whole are free; the edges may be. */
+		changed = inner_lo < inner_hi && full_assign(ix, inner_lo, inner_hi, true);
+		if (lo < inner_lo && block_all_free(ix, map, lo))
+			changed |= full_assign(ix, lo, lo + 1, true);
+		if (inner_hi < hi && (hi - 1 != lo || inner_lo == lo) &&
+		    block_all_free(ix, map, hi - 1))
+			changed |= full_assign(ix, hi - 1, hi, true);
 	}
-	acc.left = left;
-	acc.right = n == FAN ? carry : 0;
-	acc.longest = carry > best ? carry : best;
-	return acc;
+	if (changed)
+		full_summarise(ix, 0, lo / BPL, (hi - 1) / BPL + 1);
 }
 
-static struct sum compute(const struct modern_index *ix, const unsigned long *map,
-			  unsigned int level, unsigned long i)
+/* The first block at or after @b that is not all free, or the block count. */
+static unsigned long next_busy_block(const struct modern_index *ix, unsigned long b)
 {
-	return level ? compute_inner(ix, level, i) : compute_leaf(ix, map, i);
+	unsigned long idx = b, wi, w;
+	unsigned int l = 0;
+
+	for (;;) {
+		wi = idx / BPL;
+		if (wi >= ix->fwords[l])
+			return ix->count[0];
+		w = ~ix->full[l][wi] & (~0UL << (idx % BPL));
+		if (w)
+			break;
+		if (l + 1 == ix->nfull)
+			return ix->count[0];
+		idx = wi + 1;
+		l++;
+	}
+	idx = wi * BPL + (unsigned long)__builtin_ctzl(w);
+	while (l-- > 0)
+		idx = idx * BPL + (unsigned long)__builtin_ctzl(~ix->full[l][idx]);
+	return idx;
+}
+
+/* The last block below @b that is not all free, or MODERN_INDEX_NONE. */
+static unsigned long prev_busy_block(const struct modern_index *ix, unsigned long b)
+{
+	unsigned long idx = b, i, w;
+	unsigned int l = 0;
+
+	for (;;) {
+		if (idx == 0)
+			return MODERN_INDEX_NONE;
+		i = idx - 1;
+		w = ~ix->full[l][i / BPL] & (~0UL >> (BPL - 1 - i % BPL));
+		if (w)
+			break;
+		if (l + 1 == ix->nfull)
+			return MODERN_INDEX_NONE;
+		idx = i / BPL;
+		l++;
+	}
+	idx = (i / BPL) * BPL + BPL - 1 - (unsigned long)__builtin_clzl(w);
+	while (l-- > 0)
+		idx = idx * BPL + BPL - 1 - (unsigned long)__builtin_clzl(~ix->full[l][idx]);
+	return idx;
+}
+
+/* The first used bit at or after @p, or nbits (as find_next_bit()). */
+static unsigned long next_used(const struct modern_index *ix, const unsigned long *map,
+			       unsigned long p)
+{
+	unsigned long wi, wend, w, b;
+
+	if (p >= ix->nbits)
+		return ix->nbits;
+	wi = p / BPL;
+	w = used_word(ix, map, wi) & (~0UL << (p % BPL));
+	wend = (p / BLOCK_BITS + 1) * BLOCK_WORDS;
+	while (!w && ++wi < wend)
+		w = used_word(ix, map, wi);
+	if (!w) {
+		b = next_busy_block(ix, p / BLOCK_BITS + 1);
+		if (b >= ix->count[0])
+			return ix->nbits;
+		for (wi = b * BLOCK_WORDS; !(w = used_word(ix, map, wi)); wi++)
+			;
+	}
+	return min_ul(wi * BPL + (unsigned long)__builtin_ctzl(w), ix->nbits);
+}
+
+/* The last used bit below @x, or MODERN_INDEX_NONE. */
+static unsigned long prev_used(const struct modern_index *ix, const unsigned long *map,
+			       unsigned long x)
+{
+	unsigned long wi, wfirst, w, b;
+
+	if (x > ix->nbits)
+		x = ix->nbits;
+	if (x == 0)
+		return MODERN_INDEX_NONE;
+	wi = (x - 1) / BPL;
+	w = used_word(ix, map, wi) & (~0UL >> (BPL - 1 - (x - 1) % BPL));
+	wfirst = (x - 1) / BLOCK_BITS * BLOCK_WORDS;
+	while (!w && wi-- > wfirst)
+		w = used_word(ix, map, wi);
+	if (!w) {
+		b = prev_busy_block(ix, (x - 1) / BLOCK_BITS);
+		if (b == MODERN_INDEX_NONE)
+			return MODERN_INDEX_NONE;
+		for (wi = (b + 1) * BLOCK_WORDS - 1; !(w = used_word(ix, map, wi)); wi--)
+			;
+	}
+	return wi * BPL + BPL - 1 - (unsigned long)__builtin_clzl(w);
+}
+
+/* ------------------------------------------------------------ max tree */
+
+/* A maximal free run [start, end) the caller has already found. */
+struct run {
+	unsigned long start, end;
+};
+
+/* The end of the free run through free bit @p: from @known when @p lies in
+ * it (an update has just measured the run it changed), else the full map. */
+static unsigned long run_end(const struct modern_index *ix, const unsigned long *map,
+			     unsigned long p, const struct run *known)
+{
+	if (known && known->start <= p && p < known->end)
+		return known->end;
+	return next_used(ix, map, p);
+}
+
+/* The longest run of free bits strictly inside @w (touching neither edge),
+ * if it beats @best; runs at the edges belong to the neighbours' counts. */
+static unsigned long inner_longest(unsigned long w, unsigned long best)
+{
+	unsigned long x, s, e;
+
+	if (best >= BPL - 2)
+		return best;	/* an inner run has at most BPL - 2 bits */
+	x = ~w & (~0UL << __builtin_ctzl(w)) & (~0UL >> __builtin_clzl(w));
+	while (x) {
+		s = (unsigned long)__builtin_ctzl(x);
+		e = (unsigned long)__builtin_ctzl(w & (~0UL << s));
+		if (e - s > best)
+			best = e - s;
+		x &= ~0UL << e;
+	}
+	return best;
+}
+
+/*
+ * The longest free run that starts in block @b, walking its runs word by
+ * word.  The runs at its edges are special: the first one may have started
+ * in an earlier block (then it is not this block's), and the last one may
+ * go on past the block (then the full map gives its end).
+ */
+static uint32_t block_value(const struct modern_index *ix, const unsigned long *map,
+			    unsigned long b, const struct run *known)
+{
+	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS;
+	unsigned long wi = b * BLOCK_WORDS, w, carry = 0, best = 0, len;
+	bool leading = true;
+
+	for (; wi < (b + 1) * BLOCK_WORDS; wi++) {
+		w = used_word(ix, map, wi);
+		if (!w) {
+			carry += BPL;
+			continue;
+		}
+		len = carry + (unsigned long)__builtin_ctzl(w);
+		if (!leading || first == 0 || bit_used(ix, map, first - 1))
+			best = len > best ? len : best;
+		leading = false;
+		best = inner_longest(w, best);
+		carry = clz_or_bpl(w);
+	}
+	if (leading)	/* all free: one run, which may go on */
+		return first == 0 || bit_used(ix, map, first - 1) ?
+		       (uint32_t)(run_end(ix, map, first, known) - first) : 0;
+	if (carry && run_end(ix, map, end - carry, known) - (end - carry) > best)
+		best = run_end(ix, map, end - carry, known) - (end - carry);
+	return (uint32_t)best;
+}
+
+static uint32_t node_max(const struct modern_index *ix, unsigned int l, unsigned long i)
+{
+	const uint32_t *c = &ix->max[l - 1][i * FAN];
+	uint32_t m = 0;
+	unsigned int k;
+
+	/* Levels are padded with zeros to whole nodes: a fixed count of 16,
+	 * which the compiler turns into vector maxima. */
+	for (k = 0; k < FAN; k++)
+		m = c[k] > m ? c[k] : m;
+	return m;
+}
+
+/* Block @b's value becomes @v: carry the change up while it moves a maximum. */
+static void put_block(struct modern_index *ix, unsigned long b, uint32_t v)
+{
+	uint32_t old = ix->max[0][b], p;
+	unsigned long i = b;
+	unsigned int l;
+
+	ix->max[0][b] = v;
+	for (l = 1; l < ix->nlevels && v != old; l++) {
+		i /= FAN;
+		p = ix->max[l][i];
+		if (v > old) {
+			if (p >= v)
+				return;
+		} else {
+			if (p > old)
+				return;	/* the maximum is another child's */
+			v = node_max(ix, l, i);
+		}
+		ix->max[l][i] = v;
+		old = p;
+	}
+}
+
+/* The first child of node (@l, @i) from child @c on of value >= @nr, or the
+ * end of the node. */
+static unsigned long first_ge(const struct modern_index *ix, unsigned int l,
+			      unsigned long c, unsigned long end, unsigned long nr)
+{
+	while (c < end && ix->max[l][c] < nr)
+		c++;
+	return c;
+}
+
+/* Node (@l, @i) has value >= @nr: the leftmost block below it that has. */
+static unsigned long descend(const struct modern_index *ix, unsigned int l, unsigned long i,
+			     unsigned long nr)
+{
+	while (l-- > 0) {
+		i *= FAN;
+		i = first_ge(ix, l, i, i + FAN, nr);
+	}
+	return i;
+}
+
+/* The leftmost block after @b of value >= @nr, or MODERN_INDEX_NONE. */
+static unsigned long next_block_ge(const struct modern_index *ix, unsigned long b,
+				   unsigned long nr)
+{
+	unsigned long i = b, end, c;
+	unsigned int l;
+
+	for (l = 0; l < ix->nlevels; l++) {
+		end = (i / FAN + 1) * FAN;
+		c = first_ge(ix, l, i + 1, end, nr);
+		if (c < end)
+			return descend(ix, l, c, nr);
+		i /= FAN;
+	}
+	return MODERN_INDEX_NONE;
 }
 
 /* ------------------------------------------------------------ life cycle */
 
-static unsigned int plan_levels(unsigned long nbits, unsigned long *count)
+/* Nodes of a level, rounded up to whole groups of siblings. */
+static unsigned long padded(unsigned long count)
+{
+	return ceil_div(count, FAN) * FAN;
+}
+
+static unsigned int plan(unsigned long nbits, unsigned long *count, unsigned int *nfull,
+			 unsigned long *fwords)
 {
 	unsigned int levels = 1;
 
-	count[0] = ceil_div(nbits, LEAF_BITS);
+	count[0] = ceil_div(nbits, BLOCK_BITS);
 	while (count[levels - 1] > 1) {
 		count[levels] = ceil_div(count[levels - 1], FAN);
 		levels++;
+	}
+	*nfull = 1;
+	fwords[0] = ceil_div(count[0], BPL);
+	while (fwords[*nfull - 1] > 1) {
+		fwords[*nfull] = ceil_div(fwords[*nfull - 1], BPL);
+		(*nfull)++;
 	}
 	return levels;
 }
 
 size_t modern_index_bytes(unsigned long nbits)
 {
-	unsigned long count[MAX_LEVELS];
-	unsigned int levels, l;
-	size_t bytes;
+	unsigned long count[MAX_LEVELS], fwords[MAX_FULL_LEVELS];
+	unsigned int levels, nfull, l;
+	size_t bytes = sizeof(struct modern_index);
 
 	if (nbits == 0 || nbits > MODERN_INDEX_MAX_BITS)
 		return 0;
-	levels = plan_levels(nbits, count);
-	bytes = sizeof(struct modern_index) + count[0] * sizeof(uint32_t);
-	for (l = 1; l < levels; l++)
-		bytes += count[l] * sizeof(struct node);
+	levels = plan(nbits, count, &nfull, fwords);
+	for (l = 0; l < nfull; l++)
+		bytes += fwords[l] * sizeof(unsigned long);
+	for (l = 0; l < levels; l++)
+		bytes += padded(count[l]) * sizeof(uint32_t);
 	return bytes;
 }
 
@@ -369,14 +551,17 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 	ix->nbits = nbits;
 	ix->nwords = modern_bits_to_longs(nbits);
 	ix->pad = nbits % BPL ? ~0UL << (nbits % BPL) : 0;
-	ix->nlevels = plan_levels(nbits, ix->count);
-	/* Inner nodes first: they need the stricter alignment. */
+	ix->nlevels = plan(nbits, ix->count, &ix->nfull, ix->fwords);
+	/* Words first: they need the stricter alignment. */
 	p = (unsigned char *)(ix + 1);
-	for (l = 1; l < ix->nlevels; l++) {
-		ix->inner[l] = (struct node *)(void *)p;
-		p += ix->count[l] * sizeof(struct node);
+	for (l = 0; l < ix->nfull; l++) {
+		ix->full[l] = (unsigned long *)(void *)p;
+		p += ix->fwords[l] * sizeof(unsigned long);
 	}
-	ix->leaf = (uint32_t *)(void *)p;
+	for (l = 0; l < ix->nlevels; l++) {
+		ix->max[l] = (uint32_t *)(void *)p;
+		p += padded(ix->count[l]) * sizeof(uint32_t);
+	}
 	modern_index_rebuild(ix, map);
 	return ix;
 }
@@ -393,282 +578,146 @@ size_t modern_index_footprint(const struct modern_index *ix)
 	return modern_index_bytes(ix->nbits) + (ix->sc ? modern_sc_bytes(ix->nbits) : 0);
 }
 
+/* Full-map word @wi of level @l as the bitmap (or the level below) says. */
+static unsigned long full_word(const struct modern_index *ix, const unsigned long *map,
+			       unsigned int l, unsigned long wi)
+{
+	unsigned long below = l ? ix->fwords[l - 1] : ix->count[0], w = 0, j, bit;
+
+	for (j = 0; j < BPL; j++) {
+		bit = wi * BPL + j;
+		if (bit >= below || (l ? ix->full[l - 1][bit] == ~0UL : block_all_free(ix, map, bit)))
+			w |= 1UL << j;
+	}
+	return w;
+}
+
 void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 {
 	unsigned int l;
 	unsigned long i;
 
-	for (l = 0; l < ix->nlevels; l++)
+	for (l = 0; l < ix->nfull; l++)
+		for (i = 0; i < ix->fwords[l]; i++)
+			ix->full[l][i] = full_word(ix, map, l, i);
+	/* Block values need the full map (their last runs' ends). */
+	for (i = 0; i < ix->count[0]; i++)
+		ix->max[0][i] = block_value(ix, map, i, NULL);
+	for (l = 1; l < ix->nlevels; l++)
 		for (i = 0; i < ix->count[l]; i++)
-			put_sum(ix, l, i, compute(ix, map, l, i));
+			ix->max[l][i] = node_max(ix, l, i);
 	/* Rebuilt from the map by the next best fit. */
 	modern_sc_destroy(ix->sc);
 	ix->sc = NULL;
 }
 
-static bool sum_eq(struct sum a, struct sum b)
-{
-	return a.left == b.left && a.right == b.right && a.longest == b.longest;
-}
+/* ------------------------------------------------------------ updates */
 
-/* The first bit of the free run that ends at @a - 1, within leaf @i. */
+/* The first bit of the free run holding (or ending just below) @a. */
 static unsigned long run_start(const struct modern_index *ix, const unsigned long *map,
-			       unsigned long i, unsigned long a)
+			       unsigned long a)
 {
-	unsigned long first = i << LEAF_SHIFT, wi, w;
+	unsigned long p;
 
-	while (a > first) {
-		wi = (a - 1) / BPL;
-		w = used_word(ix, map, wi);
-		if (a % BPL)
-			w &= ~0UL >> (BPL - a % BPL);
-		if (w)
-			return wi * BPL + BPL - (unsigned long)__builtin_clzl(w);
-		a = wi * BPL;
-	}
-	return first;
+	if (a == 0 || bit_used(ix, map, a - 1))
+		return a;
+	p = prev_used(ix, map, a);
+	return p == MODERN_INDEX_NONE ? 0 : p + 1;
 }
 
-/* The first used bit at or after @b within leaf @i (its end if none). */
-static unsigned long run_end(const struct modern_index *ix, const unsigned long *map,
-			     unsigned long i, unsigned long b)
+/* Bits [a, b) were released: the runs [s, a) and [b, e) merge through them. */
+static void released(struct modern_index *ix, const unsigned long *map, unsigned long a,
+		     unsigned long b)
 {
-	unsigned long end = (i + 1) << LEAF_SHIFT, wi, w;
+	unsigned long s = run_start(ix, map, a), e = next_used(ix, map, b);
+	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
+	struct run merged = { s, e };
 
-	while (b < end) {
-		wi = b / BPL;
-		w = used_word(ix, map, wi) & (~0UL << (b % BPL));
-		if (w)
-			return wi * BPL + (unsigned long)__builtin_ctzl(w);
-		b = (wi + 1) * BPL;
-	}
-	return end;
+	/* The run that started at b is now part of the one from s. */
+	if (e > b && bb != bs && ix->max[0][bb] == e - b)
+		put_block(ix, bb, block_value(ix, map, bb, &merged));
+	if (e - s > ix->max[0][bs])
+		put_block(ix, bs, (uint32_t)(e - s));
 }
 
-/*
- * Leaf @i after bits [@a, @b) inside it were all set or all cleared: only
- * the run around them changed, so the old summary mostly still holds.  A
- * release merges [s, a), [a, b) and [b, e) into one run, which can only
- * grow the numbers; a claim splits the run [s, e), which only matters for
- * longest when that run was a longest one (then the leaf is rescanned).
- */
-static struct sum leaf_changed(const struct modern_index *ix, const unsigned long *map,
-			       unsigned long i, unsigned long a, unsigned long b)
+/* Bits [a, b) were claimed out of the run [s, e), leaving [s, a) and [b, e). */
+static void claimed(struct modern_index *ix, const unsigned long *map, unsigned long a,
+		    unsigned long b)
 {
-	unsigned long first = i << LEAF_SHIFT, end = first + LEAF_BITS;
-	unsigned long s = run_start(ix, map, i, a), e;
-	struct sum old = leaf_sum(ix, i), n = old;
+	unsigned long s = run_start(ix, map, a), e = next_used(ix, map, b);
+	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
 
-	if (used_word(ix, map, a / BPL) >> (a % BPL) & 1) {
-		e = run_end(ix, map, i, b);
-		if (e - s >= old.longest)
-			return compute_leaf(ix, map, i);
-		if (s == first)
-			n.left = a - first;
-		if (e == end)
-			n.right = end - b;
-		return n;
-	}
-	e = run_end(ix, map, i, b);
-	if (e - s > n.longest)
-		n.longest = e - s;
-	if (s == first)
-		n.left = e - first;
-	if (e == end)
-		n.right = end - s;
-	return n;
-}
+	struct run rest = { b, e };
 
-static uint64_t max_u64(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
-
-/* The free run through child @c (summary @cs) given the runs that end at
- * its low edge (@in_left) and start at its high edge (@in_right). */
-static uint64_t run_through(struct sum cs, uint64_t cspan, uint64_t in_left,
-			    uint64_t in_right)
-{
-	if (cs.left == cspan)
-		return in_left + cspan + in_right;
-	return max_u64(in_left + cs.left, cs.right + in_right);
-}
-
-/*
- * Node (@level, @i) after exactly one child, @c, went from @co to @cn.  Only
- * the runs through that child changed, and those are bounded by its
- * neighbours: a release can only lengthen them, so the old longest still
- * stands unless a run through the child beats it; a claim can only shorten
- * them, so nothing changes unless the child held the longest run (then the
- * node is recomputed).  The edges change only when every child between the
- * edge and @c is all free.
- */
-static struct sum inner_changed(const struct modern_index *ix, unsigned int level,
-				unsigned long i, unsigned long c, struct sum co, struct sum cn,
-				bool claim)
-{
-	uint64_t cspan = span(level - 1), in_left = 0, in_right = 0;
-	unsigned long first = i * FAN, n = ix->count[level - 1] - first, k = c - first, j;
-	struct sum p = inner_sum(ix, level, i), x;
-
-	if (n > FAN)
-		n = FAN;
-	if (claim && co.longest >= p.longest)
-		return compute_inner(ix, level, i);
-	for (j = k; j-- > 0;) {
-		x = get_sum(ix, level - 1, first + j);
-		in_left += x.left == cspan ? cspan : x.right;
-		if (x.left != cspan)
-			break;
-	}
-	for (j = k + 1; j < n; j++) {
-		x = get_sum(ix, level - 1, first + j);
-		in_right += x.left == cspan ? cspan : x.left;
-		if (x.left != cspan)
-			break;
-	}
-	if (claim) {
-		if (max_u64(co.longest, run_through(co, cspan, in_left, in_right)) >= p.longest)
-			return compute_inner(ix, level, i);
-	} else {
-		p.longest = max_u64(p.longest, max_u64(cn.longest,
-					run_through(cn, cspan, in_left, in_right)));
-	}
-	if (p.left >= k * cspan)
-		p.left = k * cspan + (cn.left == cspan ? cspan + in_right : cn.left);
-	if (n == FAN && p.right >= (FAN - 1 - k) * cspan)
-		p.right = (FAN - 1 - k) * cspan + (cn.left == cspan ? cspan + in_left : cn.right);
-	return p;
-}
-
-/* The nodes of @level wholly inside the change: [*lo, *hi), maybe empty. */
-static void covered_range(unsigned int level, unsigned long start, unsigned long nr,
-			  unsigned long *lo, unsigned long *hi)
-{
-	unsigned int sh = span_shift(level);
-
-	*lo = (unsigned long)(((uint64_t)start + ((uint64_t)1 << sh) - 1) >> sh);
-	*hi = (unsigned long)(((uint64_t)start + nr) >> sh);
-	if (*hi < *lo)
-		*hi = *lo;
-}
-
-/* Nodes (@level, [@lo, @hi)) became all used (@claim) or all free. */
-static void put_uniform(struct modern_index *ix, unsigned int level, unsigned long lo,
-			unsigned long hi, bool claim)
-{
-	uint64_t n = claim ? 0 : span(level);
-	struct sum s = { n, n, n };
-	unsigned long i;
-
-	for (i = lo; i < hi; i++)
-		put_sum(ix, level, i, s);
-}
-
-static void update_tree(struct modern_index *ix, const unsigned long *map,
-			unsigned long start, unsigned long nr, bool claim)
-{
-	unsigned long from = start >> LEAF_SHIFT, to = (start + nr - 1) >> LEAF_SHIFT, i;
-	unsigned long from_child = 0, cov_lo, cov_hi;
-	struct sum s = { 0, 0, 0 }, old = s, co = s, cn = s;
-	bool changed, single = false;
-	unsigned int l;
-
-	for (l = 0; l < ix->nlevels; l++) {
-		/* Covered nodes were all free before a claim (all used before
-		 * a release), so they change for sure: no need to compare. */
-		covered_range(l, start, nr, &cov_lo, &cov_hi);
-		put_uniform(ix, l, cov_lo, cov_hi, claim);
-		changed = cov_lo < cov_hi;
-		for (i = from; i <= to; i++) {
-			if (i == cov_lo && cov_lo < cov_hi) {
-				i = cov_hi - 1;
-				continue;
-			}
-			if (l == 0)
-				s = leaf_changed(ix, map, i, i == from ? start : i << LEAF_SHIFT,
-						 i == to ? start + nr : (i + 1) << LEAF_SHIFT);
-			else if (single)
-				s = inner_changed(ix, l, i, from_child, co, cn, claim);
-			else
-				s = compute_inner(ix, l, i);
-			old = get_sum(ix, l, i);
-			if (!sum_eq(s, old)) {
-				put_sum(ix, l, i, s);
-				changed = true;
-			}
-		}
-		/* Parents only depend on their children's summaries. */
-		if (!changed)
-			return;
-		/* One changed child lets the parent be corrected from it; a
-		 * covered one was written without its old summary at hand. */
-		single = from == to && !(cov_lo <= from && from < cov_hi);
-		co = old;
-		cn = s;
-		from_child = from;
-		from >>= FAN_SHIFT;
-		to >>= FAN_SHIFT;
-	}
+	if (ix->max[0][bs] == e - s)
+		put_block(ix, bs, block_value(ix, map, bs, &rest));
+	if (e > b && e - b > ix->max[0][bb])
+		put_block(ix, bb, (uint32_t)(e - b));
 }
 
 void modern_index_update(struct modern_index *ix, const unsigned long *map,
 			 unsigned long start, unsigned long nr)
 {
-	bool claim = used_word(ix, map, start / BPL) >> (start % BPL) & 1;
+	unsigned long end = start + nr;
+	bool claim = bit_used(ix, map, start);
 
-	update_tree(ix, map, start, nr, claim);
+	/* The full map first: run ends are found through it. */
+	full_refresh(ix, map, start, end, claim);
+	if (claim)
+		claimed(ix, map, start, end);
+	else
+		released(ix, map, start, end);
 	if (ix->sc)
 		modern_sc_update(ix->sc, ix, map, start, nr, claim);
 }
 
 bool modern_index_verify(const struct modern_index *ix, const unsigned long *map)
 {
-	struct sum want, have;
 	unsigned int l;
 	unsigned long i;
 
-	for (l = 0; l < ix->nlevels; l++) {
-		for (i = 0; i < ix->count[l]; i++) {
-			want = compute(ix, map, l, i);
-			have = get_sum(ix, l, i);
-			if (!sum_eq(want, have))
+	for (l = 0; l < ix->nfull; l++)
+		for (i = 0; i < ix->fwords[l]; i++)
+			if (ix->full[l][i] != full_word(ix, map, l, i))
 				return false;
-		}
-	}
+	for (i = 0; i < ix->count[0]; i++)
+		if (ix->max[0][i] != block_value(ix, map, i, NULL))
+			return false;
+	for (l = 1; l < ix->nlevels; l++)
+		for (i = 0; i < ix->count[l]; i++)
+			if (ix->max[l][i] != node_max(ix, l, i))
+				return false;
 	return !ix->sc || modern_sc_verify(ix->sc, map);
 }
 
 unsigned long modern_index_longest(const struct modern_index *ix)
 {
-	return (unsigned long)get_sum(ix, ix->nlevels - 1, 0).longest;
+	return ix->max[ix->nlevels - 1][0];
 }
 
 /* ------------------------------------------------------------ first fit */
 
 /*
- * Scan leaf @i's words from bit @lo (bits below it read as used) for @nr
- * free bits, continuing the run of *@carry free bits that ends at the
- * leaf's (or @lo's) low edge.
+ * The lowest window of @nr free bits that starts in block @b at or after
+ * bit @lo (bits below @lo read as used); the block's last run may carry the
+ * window past its end.
  */
-static unsigned long leaf_scan(const struct modern_index *ix, const unsigned long *map,
-			       unsigned long i, unsigned long lo, unsigned long nr,
-			       uint64_t *carry)
+static unsigned long block_find(const struct modern_index *ix, const unsigned long *map,
+				unsigned long b, unsigned long lo, unsigned long nr)
 {
-	unsigned long wi = i * LEAF_WORDS, wend = wi + LEAF_WORDS, w, x;
+	unsigned long wi = lo / BPL, wend = (b + 1) * BLOCK_WORDS, w, x, end;
+	unsigned long carry = 0;
 	unsigned int lead;
 
-	if (lo > wi * BPL)
-		wi = lo / BPL;
 	for (; wi < wend; wi++) {
 		w = used_word(ix, map, wi);
 		if (lo > wi * BPL)
 			w |= (1UL << (lo % BPL)) - 1;
 		lead = ctz_or_bpl(w);
-		if (*carry + lead >= nr)
-			return (unsigned long)(wi * BPL - *carry);
+		if (carry + lead >= nr)
+			return wi * BPL - carry;
 		if (!w) {
-			*carry += BPL;
+			carry += BPL;
 			continue;
 		}
 		if (nr < BPL) {
@@ -676,189 +725,54 @@ static unsigned long leaf_scan(const struct modern_index *ix, const unsigned lon
 			if (x)
 				return wi * BPL + (unsigned long)__builtin_ctzl(x);
 		}
-		*carry = clz_or_bpl(w);
+		carry = clz_or_bpl(w);
 	}
+	end = wend * BPL;
+	if (carry && carry + next_used(ix, map, end) - end >= nr)
+		return end - carry;
 	return MODERN_INDEX_NONE;
-}
-
-/*
- * Node (@level, @i) holds a run of @nr free bits that does not start before
- * it (the caller has checked carry + left < nr <= longest): go down to it,
- * at each level taking the first child that settles the question.
- */
-static unsigned long descend(const struct modern_index *ix, const unsigned long *map,
-			     unsigned int level, unsigned long i, unsigned long nr,
-			     uint64_t carry)
-{
-	unsigned long end;
-	struct sum s;
-
-	while (level > 0) {
-		level--;
-		i *= FAN;
-		end = i + FAN < ix->count[level] ? i + FAN : ix->count[level];
-		for (; i < end; i++) {
-			s = get_sum(ix, level, i);
-			if (carry + s.left >= nr)
-				return (unsigned long)((uint64_t)i * span(level) - carry);
-			if (s.longest >= nr)
-				break;
-			carry = s.left == span(level) ? carry + span(level) : s.right;
-		}
-		if (i == end)	/* the summaries lied: cannot happen */
-			return MODERN_INDEX_NONE;
-	}
-	return leaf_scan(ix, map, i, 0, nr, &carry);
 }
 
 unsigned long modern_index_find(const struct modern_index *ix, const unsigned long *map,
 				unsigned long lo, unsigned long nr)
 {
-	unsigned int level = 0, top = ix->nlevels - 1;
-	unsigned long i, r;
-	uint64_t carry = 0;
-	struct sum s;
+	unsigned long b, r, e;
 
-	if (lo >= ix->nbits || nr > ix->nbits - lo)
+	if (lo >= ix->nbits || nr > ix->nbits - lo || modern_index_longest(ix) < nr)
 		return MODERN_INDEX_NONE;
 	if (lo == 0) {
-		s = get_sum(ix, top, 0);
-		if (s.left >= nr)
-			return 0;
-		return s.longest >= nr ? descend(ix, map, top, 0, nr, 0) : MODERN_INDEX_NONE;
+		b = descend(ix, ix->nlevels - 1, 0, nr);
+		return block_find(ix, map, b, b << BLOCK_SHIFT, nr);
 	}
-	/* The leaf holding @lo from @lo on, then each level's right siblings,
-	 * climbing until one of them settles the question. */
-	i = lo >> LEAF_SHIFT;
-	r = leaf_scan(ix, map, i, lo, nr, &carry);
+	/* The run through @lo, the rest of its block, then the tree. */
+	if (!bit_used(ix, map, lo)) {
+		e = next_used(ix, map, lo);
+		if (e - lo >= nr)
+			return lo;
+		lo = e;
+		if (lo >= ix->nbits)
+			return MODERN_INDEX_NONE;
+	}
+	b = lo >> BLOCK_SHIFT;
+	r = block_find(ix, map, b, lo, nr);
 	if (r != MODERN_INDEX_NONE)
 		return r;
-	for (;;) {
-		while ((i + 1) % FAN && i + 1 < ix->count[level]) {
-			i++;
-			s = get_sum(ix, level, i);
-			if (carry + s.left >= nr)
-				return (unsigned long)((uint64_t)i * span(level) - carry);
-			if (s.longest >= nr)
-				return level ? descend(ix, map, level, i, nr, carry)
-					     : leaf_scan(ix, map, i, 0, nr, &carry);
-			carry = s.left == span(level) ? carry + span(level) : s.right;
-		}
-		if (level == top)
-			return MODERN_INDEX_NONE;
-		i /= FAN;
-		level++;
-	}
-}
-
-/* ------------------------------------------------------------ next used bit */
-
-static unsigned long used_in_leaf(const struct modern_index *ix, const unsigned long *map,
-				  unsigned long i, unsigned long lo)
-{
-	unsigned long wi = lo / BPL, wend = (i + 1) * LEAF_WORDS, w;
-
-	for (; wi < wend; wi++) {
-		w = used_word(ix, map, wi);
-		if (lo > wi * BPL)
-			w &= ~0UL << (lo % BPL);
-		if (w)
-			return wi * BPL + (unsigned long)__builtin_ctzl(w);
-	}
-	return MODERN_INDEX_NONE;
-}
-
-static unsigned long next_used(const struct modern_index *ix, const unsigned long *map,
-			       unsigned int level, unsigned long i, unsigned long lo)
-{
-	uint64_t first = (uint64_t)i * span(level);
-	unsigned long c, cend, r;
-	struct sum s;
-
-	if (lo <= first) {
-		s = get_sum(ix, level, i);
-		if (s.left < span(level))
-			return (unsigned long)(first + s.left);
-		return MODERN_INDEX_NONE;
-	}
-	if (level == 0)
-		return used_in_leaf(ix, map, i, lo);
-	c = (unsigned long)(lo / span(level - 1));
-	cend = i * FAN + FAN < ix->count[level - 1] ? i * FAN + FAN : ix->count[level - 1];
-	for (; c < cend; c++) {
-		r = next_used(ix, map, level - 1, c, lo);
-		if (r != MODERN_INDEX_NONE)
-			return r;
-	}
-	return MODERN_INDEX_NONE;
-}
-
-/* The first used bit at or after @lo, or nbits (as find_next_bit()). */
-static unsigned long find_used(const struct modern_index *ix, const unsigned long *map,
-			       unsigned long lo)
-{
-	unsigned long r;
-
-	if (lo >= ix->nbits)
-		return ix->nbits;
-	r = next_used(ix, map, ix->nlevels - 1, 0, lo);
-	return r < ix->nbits ? r : ix->nbits;
+	b = next_block_ge(ix, b, nr);
+	if (b == MODERN_INDEX_NONE)
+		return b;
+	return block_find(ix, map, b, b << BLOCK_SHIFT, nr);
 }
 
 unsigned long modern_index_next_used(const struct modern_index *ix,
 				     const unsigned long *map, unsigned long lo)
 {
-	return find_used(ix, map, lo);
-}
-
-/* The last used bit below @x within leaf @i's words, or NONE. */
-static unsigned long used_below_in_leaf(const struct modern_index *ix,
-					const unsigned long *map, unsigned long i,
-					unsigned long x)
-{
-	unsigned long first = i << LEAF_SHIFT, wi, w;
-
-	while (x > first) {
-		wi = (x - 1) / BPL;
-		w = used_word(ix, map, wi);
-		if (x % BPL)
-			w &= ~0UL >> (BPL - x % BPL);
-		if (w)
-			return wi * BPL + BPL - 1 - (unsigned long)__builtin_clzl(w);
-		x = wi * BPL;
-	}
-	return MODERN_INDEX_NONE;
+	return next_used(ix, map, lo);
 }
 
 unsigned long modern_index_prev_used(const struct modern_index *ix,
 				     const unsigned long *map, unsigned long x)
 {
-	unsigned int level = 0, top = ix->nlevels - 1;
-	unsigned long i, r;
-	struct sum s;
-
-	if (x == 0)
-		return MODERN_INDEX_NONE;
-	if (x > ix->nbits)
-		x = ix->nbits;
-	i = (x - 1) >> LEAF_SHIFT;
-	r = used_below_in_leaf(ix, map, i, x);
-	if (r != MODERN_INDEX_NONE)
-		return r;
-	/* Left siblings at each level, climbing; a node wholly below @x
-	 * ends in "right" free bits, so its last used bit is known. */
-	for (;;) {
-		while (i % FAN) {
-			i--;
-			s = get_sum(ix, level, i);
-			if (s.right < span(level))
-				return (unsigned long)((uint64_t)(i + 1) * span(level) - s.right - 1);
-		}
-		if (level == top)
-			return MODERN_INDEX_NONE;
-		i /= FAN;
-		level++;
-	}
+	return prev_used(ix, map, x);
 }
 
 /* ------------------------------------------------------------ variants */
@@ -885,7 +799,7 @@ unsigned long modern_index_find_aligned(const struct modern_index *ix,
 		 * run before end, since every start up to end would cover
 		 * that used bit.  The kernel's loop makes the same skip one
 		 * used bit at a time. */
-		end = find_used(ix, map, p + nr);
+		end = next_used(ix, map, p + nr);
 		if (a + nr <= end)
 			return a;
 		lo = end + 1;
@@ -901,7 +815,7 @@ static unsigned long best_fit_walk(const struct modern_index *ix, const unsigned
 
 	p = modern_index_find(ix, map, 0, nr);
 	while (p != MODERN_INDEX_NONE) {
-		end = find_used(ix, map, p + nr);
+		end = next_used(ix, map, p + nr);
 		if (end - p < best_len) {
 			best_len = end - p;
 			best = p;

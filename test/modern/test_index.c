@@ -36,36 +36,50 @@ static bool long_run(void)
 	return s && !strcmp(s, "long");
 }
 
-/* Sizes around every boundary the index has: word, leaf (512), inner node
- * (4096), second inner level (32768). */
+/* Sizes around every boundary the index has: word, block (512), full-map
+ * word (64 blocks, 32768), tree node (16 blocks, 8192) and second tree
+ * level (256 blocks, 131072). */
 static const unsigned long awkward[] = {
-	1, 2, 63, 64, 65, 511, 512, 513, 1000, 4095, 4096, 4097, 8191,
-	32767, 32768, 32769, 70001,
+	1, 2, 63, 64, 65, 511, 512, 513, 1000, 4095, 4096, 4097, 8191, 8192, 8193,
+	32767, 32768, 32769, 70001, 131071, 131073,
 };
 #define NR_AWKWARD (sizeof(awkward) / sizeof(awkward[0]))
+
+static int test_bit(const unsigned long *map, unsigned long bit)
+{
+	return (int)(map[bit / BPL] >> (bit % BPL) & 1);
+}
 
 /*
  * A random bitmap: runs of used and free bits of geometric-ish lengths, so
  * that long free runs, single holes and word-straddling runs all occur.
- * Each run is one uniform change, told to @ix when it is not NULL (the
- * contract of modern_index_update()).
+ * Each stretch of bits that actually flips is one claim or release, told
+ * to @ix when it is not NULL (the contract of modern_index_update()).
  */
 static void random_map(struct modern_index *ix, unsigned long *map, unsigned long nbits,
 		       unsigned long long *rng)
 {
-	unsigned long i = 0, len;
+	unsigned long i = 0, len, j, k;
 	int used = (int)test_rng_below(rng, 2);
 
 	while (i < nbits) {
 		len = 1 + test_rng_below(rng, 1UL << test_rng_below(rng, 10));
 		if (len > nbits - i)
 			len = nbits - i;
-		if (used)
-			modern_bitmap_set(map, i, len);
-		else
-			modern_bitmap_clear(map, i, len);
-		if (ix)
-			modern_index_update(ix, map, i, len);
+		for (j = i; j < i + len; j = k) {
+			for (k = j; k < i + len && test_bit(map, k) == used; k++)
+				;
+			for (j = k; k < i + len && test_bit(map, k) != used; k++)
+				;
+			if (j == k)
+				continue;
+			if (used)
+				modern_bitmap_set(map, j, k - j);
+			else
+				modern_bitmap_clear(map, j, k - j);
+			if (ix)
+				modern_index_update(ix, map, j, k - j);
+		}
 		i += len;
 		used = !used;
 	}
@@ -127,7 +141,9 @@ START_TEST(queries_match_linear_search)
 		ck_assert(modern_index_verify(ix, map));
 		compare_queries(ix, map, nbits, &rng, 40);
 	}
-	/* All used. */
+	/* All used: from all free, one claim. */
+	modern_bitmap_clear(map, 0, nbits);
+	modern_index_rebuild(ix, map);
 	modern_bitmap_set(map, 0, nbits);
 	modern_index_update(ix, map, 0, nbits);
 	EXPECT_EQ(modern_index_longest(ix), 0);
