@@ -49,15 +49,17 @@ size_t modern_index_footprint(const struct modern_index *ix);
 void modern_index_rebuild(struct modern_index *ix, const unsigned long *map);
 
 /**
- * modern_index_update() - bits [@start, @start + @nr) of @map were all set,
- * or all cleared
+ * modern_index_update() - bits [@start, @start + @nr) of @map were claimed
+ * (all clear, now all set) or released (all set, now all clear)
  * @ix:    the index
  * @map:   the bitmap, already changed
  * @start: first changed bit
  * @nr:    number of changed bits, > 0
  *
- * The range must now be uniform (a claim or a release): whole leaves and
- * nodes inside it are summarised from one word.  Anything else needs
+ * Every bit of the range must have flipped: the update only revisits the
+ * runs at the range's two ends, so a bit that was already in its new state
+ * leaves the index wrong (modern_index_verify() says so).  The pool's
+ * claims and frees always flip every bit; anything else needs
  * modern_index_rebuild().
  */
 void modern_index_update(struct modern_index *ix, const unsigned long *map,
