@@ -221,6 +221,18 @@ void modern_bitmap_clear_excl(unsigned long *map, unsigned long start, unsigned 
 		assign_range(map, start, nr, 0);
 }
 
+bool modern_bitmap_all_set(const unsigned long *map, unsigned long start, unsigned long nr)
+{
+	unsigned long i = start / BPL, end = start + nr, last = (end - 1) / BPL, clear;
+
+	if (i == last)
+		return !(~load_word(map, i) & first_word_mask(start) & last_word_mask(end));
+	clear = ~load_word(map, i) & first_word_mask(start);
+	for (i++; i < last; i++)
+		clear |= ~load_word(map, i);
+	return !(clear | (~load_word(map, last) & last_word_mask(end)));
+}
+
 unsigned long modern_bitmap_set_ll(unsigned long *map, unsigned long start,
 				   unsigned long nr)
 {

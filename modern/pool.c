@@ -557,7 +557,7 @@ static bool free_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 	}
 	*start = off >> order;
 	*nbits = n;
-	if (modern_find_next_zero_bit(chunk->bits, *start + n, *start) < *start + n) {
+	if (!modern_bitmap_all_set(chunk->bits, *start, n)) {
 		*err = (struct free_error){ GENALLOC_EDOUBLEFREE,
 					    "part of the range is already free" };
 		return false;

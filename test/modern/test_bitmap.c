@@ -121,6 +121,13 @@ START_TEST(set_and_clear_every_range)
 				naive_assign(want, i, 1);
 			EXPECT_MEM_EQ(map, want);
 			EXPECT_EQ(modern_bitmap_weight(map, NBITS), nr);
+			if (nr) {
+				ck_assert(modern_bitmap_all_set(map, start, nr));
+				/* one clear bit anywhere in the range is seen */
+				naive_assign(map, start + nr / 2, 0);
+				ck_assert(!modern_bitmap_all_set(map, start, nr));
+				ck_assert(nr == 1 || modern_bitmap_all_set(map, start, nr / 2));
+			}
 			memset(map, 0xff, sizeof(map));
 			memset(want, 0xff, sizeof(want));
 			modern_bitmap_clear(map, start, nr);
