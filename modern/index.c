@@ -709,6 +709,19 @@ static unsigned long block_find(const struct modern_index *ix, const unsigned lo
 	unsigned long carry = 0;
 	unsigned int lead;
 
+	/* A window longer than a block can only be in the block's last run,
+	 * which goes on past it: count that run's bits from the top word. */
+	if (nr > BLOCK_BITS) {
+		for (wi = wend; wi-- > lo / BPL;) {
+			w = used_word(ix, map, wi);
+			if (lo > wi * BPL)
+				w |= (1UL << (lo % BPL)) - 1;
+			carry += clz_or_bpl(w);
+			if (w)
+				break;
+		}
+		wi = wend;
+	}
 	for (; wi < wend; wi++) {
 		w = used_word(ix, map, wi);
 		if (lo > wi * BPL)
