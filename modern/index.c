@@ -28,9 +28,10 @@
  *   at first, then the tree is climbed from lo's block to the next block of
  *   value >= nr.  The answer is the lowest start of nr free bits at or
  *   after lo, exactly what the kernel's find_next_zero_area() loop returns.
- *   Aligned variants ask for the first run, try its aligned start, and on a
- *   used bit restart after the run, as the kernel's loop does, each step
- *   O(log n).  Best fit asks the size classes (sizeclass.c), which use the
+ *   Aligned variants (first_fit_align, order_align) visit only the blocks
+ *   of value >= nr, in order, and in each try every run that starts there
+ *   at its first aligned start: the lowest aligned window, which is what
+ *   the kernel's loop of find, align and restart-after-the-used-bit finds.  Best fit asks the size classes (sizeclass.c), which use the
  *   full map to find where runs end.
  *
  * HOW IT IS KEPT EXACT
@@ -766,10 +767,14 @@ unsigned long modern_index_find(const struct modern_index *ix, const unsigned lo
 		if (lo >= ix->nbits)
 			return MODERN_INDEX_NONE;
 	}
+	/* Bit @lo is used, so a window from here starts a run in @lo's block
+	 * or later: the block's value says whether to scan its rest at all. */
 	b = lo >> BLOCK_SHIFT;
-	r = block_find(ix, map, b, lo, nr);
-	if (r != MODERN_INDEX_NONE)
-		return r;
+	if (ix->max[0][b] >= nr) {
+		r = block_find(ix, map, b, lo, nr);
+		if (r != MODERN_INDEX_NONE)
+			return r;
+	}
 	b = next_block_ge(ix, b, nr);
 	if (b == MODERN_INDEX_NONE)
 		return b;
@@ -790,33 +795,80 @@ unsigned long modern_index_prev_used(const struct modern_index *ix,
 
 /* ------------------------------------------------------------ variants */
 
+/* The first bit at or after @p in block @b's words that is used, or the
+ * block's end. */
+static unsigned long used_in_block(const struct modern_index *ix, const unsigned long *map,
+				   unsigned long b, unsigned long p)
+{
+	unsigned long wi = p / BPL, wend = (b + 1) * BLOCK_WORDS;
+	unsigned long w = used_word(ix, map, wi) & (~0UL << (p % BPL));
+
+	while (!w && ++wi < wend)
+		w = used_word(ix, map, wi);
+	return w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : wend * BPL;
+}
+
+/* The same for a free bit. */
+static unsigned long free_in_block(const struct modern_index *ix, const unsigned long *map,
+				   unsigned long b, unsigned long p)
+{
+	unsigned long wi = p / BPL, wend = (b + 1) * BLOCK_WORDS;
+	unsigned long w = ~used_word(ix, map, wi) & (~0UL << (p % BPL));
+
+	while (!w && ++wi < wend)
+		w = ~used_word(ix, map, wi);
+	return w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : wend * BPL;
+}
+
+/*
+ * The lowest window of @nr free bits at a start p with (p + @off) & @mask
+ * == 0 inside a run that starts in block @b.  The runs are walked in order,
+ * each tried at its first aligned start: a later start in the same run
+ * would only end later.
+ */
+static unsigned long block_find_aligned(const struct modern_index *ix,
+					const unsigned long *map, unsigned long b,
+					unsigned long nr, unsigned long mask, unsigned long off)
+{
+	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS, p = first, e, a;
+
+	if (first && !bit_used(ix, map, first - 1))
+		p = used_in_block(ix, map, b, first);	/* not this block's run */
+	for (;;) {
+		p = free_in_block(ix, map, b, p);
+		if (p >= end)
+			return MODERN_INDEX_NONE;
+		e = used_in_block(ix, map, b, p);
+		if (e >= end)
+			e = next_used(ix, map, end);
+		if (e - p >= nr) {
+			a = ((p + off + mask) & ~mask) - off;
+			if (a >= p && a <= e - nr)
+				return a;
+		}
+		if (e >= end)
+			return MODERN_INDEX_NONE;
+		p = e;
+	}
+}
+
 unsigned long modern_index_find_aligned(const struct modern_index *ix,
 					const unsigned long *map, unsigned long nr,
 					unsigned long mask, unsigned long off)
 {
-	unsigned long lo = 0, p, a, end;
+	unsigned long b, r;
 
-	for (;;) {
-		/* Only aligned starts count: the runs that lie wholly between
-		 * two of them are skipped without being looked at. */
-		lo = ((lo + off + mask) & ~mask) - off;
-		p = modern_index_find(ix, map, lo, nr);
-		if (p == MODERN_INDEX_NONE)
-			return p;
-		a = ((p + off + mask) & ~mask) - off;
-		if (a == p)
-			return p;
-		if (a >= ix->nbits || nr > ix->nbits - a)
-			return MODERN_INDEX_NONE;
-		/* The run is [p, end): an aligned window fits in it or in no
-		 * run before end, since every start up to end would cover
-		 * that used bit.  The kernel's loop makes the same skip one
-		 * used bit at a time. */
-		end = next_used(ix, map, p + nr);
-		if (a + nr <= end)
-			return a;
-		lo = end + 1;
+	/* A window lies in a run of at least @nr bits, and such runs start
+	 * only in blocks of value >= @nr: the tree visits just those. */
+	if (nr > ix->nbits || modern_index_longest(ix) < nr)
+		return MODERN_INDEX_NONE;
+	for (b = descend(ix, ix->nlevels - 1, 0, nr); b != MODERN_INDEX_NONE;
+	     b = next_block_ge(ix, b, nr)) {
+		r = block_find_aligned(ix, map, b, nr, mask, off);
+		if (r != MODERN_INDEX_NONE)
+			return r;
 	}
+	return MODERN_INDEX_NONE;
 }
 
 /* Best fit without the size classes (no memory for them): every run that
