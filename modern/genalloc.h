@@ -15,8 +15,8 @@
  *    algorithm.
  *
  * TWO MODES, ONE PLACEMENT (gen_pool_set_lockless())
- *   Indexed (the default): every chunk keeps a summary tree of its bitmap
- *   (modern/index.c) and, once best fit has run on it, size classes of its
+ *   Indexed (the default): every chunk keeps an index of its bitmap's free
+ *   runs (modern/index.c) and, once best fit has run on it, size classes of its
  *   free runs (modern/sizeclass.c); the pool keeps a directory of its chunks
  *   (modern/chunkdir.c).  Every built-in algorithm is answered in
  *   O(log n) instead of the kernel's scan from bit 0, and a request skips
@@ -69,14 +69,17 @@
  * BOOKKEEPING (outside the managed memory)
  *   A pool of N bytes in one chunk at granule G = 2^min_alloc_order costs:
  *     bitmap          N / G / 8 bytes (one bit per granule, whole words);
- *     summary tree    4 bytes per 512 granules + 12 bytes per 4096
- *                     granules, about 1/11 of the bitmap (N / G * 0.0112);
+ *     run index       4 bytes per 512 granules (the longest free run
+ *                     starting in each), 1/15 of that again for the tree
+ *                     above them, and one bit per 512 granules of "all
+ *                     free" map: about 1/14.5 of the bitmap
+ *                     (N / G * 0.0086);
  *     size classes    only once best fit has run on the chunk: 167 bits per
  *                     8192 granules plus about 700 bytes, 1/45 of the
  *                     bitmap on big chunks;
- *     fixed           a 64-byte chunk header, a 232-byte index header,
+ *     fixed           a 64-byte chunk header, a 256-byte index header,
  *                     and per chunk about 48 bytes of directory.
- *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 92 KiB tree (+ 23 KiB
+ *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 71 KiB index (+ 23 KiB
  *   with best fit).  Chunks of 2^32 granules or more have no index and are
  *   searched linearly in both modes.
  *

@@ -36,7 +36,8 @@
  *
  * HOW IT IS KEPT EXACT
  *   Every change of the bitmap is a claim or a release of a whole range
- *   [a, b), and only two runs' starts are affected: the run [s, e) around
+ *   [a, b) in which every bit flips (the pool never sets a set bit or
+ *   clears a clear one), and only two runs' starts are affected: the run [s, e) around
  *   the range (found through the full map) and the one that starts at b.
  *     release: [s, a), [a, b) and [b, e) merge into one run from s.  The
  *              block of s takes max(value, e - s); the block of b lost the
@@ -57,10 +58,12 @@
  *   free in indexed mode (gen_pool_set_lockless()).
  *
  * COST
- *   For a chunk of N granules: 4 bytes per block of 512 granules, plus 1/15
- *   of that for the inner nodes, plus one full bit per block (1/64 more in
- *   the summaries): about 4.35 * N / 512 bytes, 1/15 of the bitmap's N / 8
- *   bytes (0.0085 bytes per granule).
+ *   For a chunk of N granules: 4 bytes per block of 512 granules, 1/15 of
+ *   that again for the inner nodes (each level padded to whole nodes), one
+ *   full bit per block and 1/64 of those in the summaries, plus a 256-byte
+ *   header: about 1/14.5 of the bitmap's N / 8 bytes on big chunks (0.0086
+ *   bytes per granule; 71 KiB for the 1 MiB bitmap of 64 MiB at 8-byte
+ *   granules).
  */
 #include "index_internal.h"
 
