@@ -68,7 +68,11 @@
 #include "index_internal.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "bitmap_internal.h"
 #include "sizeclass_internal.h"
@@ -136,6 +140,22 @@ static unsigned long used_word(const struct modern_index *ix, const unsigned lon
 	w = atomic_load_explicit((const _Atomic unsigned long *)&map[wi],
 				 memory_order_relaxed);
 	return w;
+}
+
+/* Block @b's eight words, bits past the chunk reading as used. */
+static void load_block(const struct modern_index *ix, const unsigned long *map,
+		       unsigned long b, unsigned long w[BLOCK_WORDS])
+{
+	unsigned long wi = b * BLOCK_WORDS, k;
+
+	if (wi + BLOCK_WORDS < ix->nwords) {
+		for (k = 0; k < BLOCK_WORDS; k++)
+			w[k] = atomic_load_explicit((const _Atomic unsigned long *)&map[wi + k],
+						    memory_order_relaxed);
+		return;
+	}
+	for (k = 0; k < BLOCK_WORDS; k++)
+		w[k] = used_word(ix, map, wi + k);
 }
 
 static bool bit_used(const struct modern_index *ix, const unsigned long *map, unsigned long p)
@@ -399,21 +419,22 @@ static uint32_t block_value(const struct modern_index *ix, const unsigned long *
 			    unsigned long b, const struct run *known)
 {
 	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS;
-	unsigned long wi = b * BLOCK_WORDS, w, carry = 0, best = 0, len;
+	unsigned long w[BLOCK_WORDS], carry = 0, best = 0, len, k;
 	bool leading = true;
 
-	for (; wi < (b + 1) * BLOCK_WORDS; wi++) {
-		w = used_word(ix, map, wi);
-		if (!w) {
+	load_block(ix, map, b, w);
+	for (k = 0; k < BLOCK_WORDS; k++) {
+		if (!w[k]) {
 			carry += BPL;
 			continue;
 		}
-		len = carry + (unsigned long)__builtin_ctzl(w);
+		len = carry + (unsigned long)__builtin_ctzl(w[k]);
 		if (!leading || first == 0 || bit_used(ix, map, first - 1))
 			best = len > best ? len : best;
 		leading = false;
-		best = inner_longest(w, best);
-		carry = clz_or_bpl(w);
+		if (w[k] != ~0UL)
+			best = inner_longest(w[k], best);
+		carry = clz_or_bpl(w[k]);
 	}
 	if (leading)	/* all free: one run, which may go on */
 		return first == 0 || bit_used(ix, map, first - 1) ?
@@ -460,14 +481,45 @@ static void put_block(struct modern_index *ix, unsigned long b, uint32_t v)
 	}
 }
 
-/* The first child of node (@l, @i) from child @c on of value >= @nr, or the
- * end of the node. */
+/* Bit k set when entry k of the 16 at @c has a value >= @nr (> 0). */
+static unsigned int ge_mask(const uint32_t *c, unsigned long nr)
+{
+	unsigned int mask = 0, k;
+
+	if (nr > UINT32_MAX)
+		return 0;
+#if defined(__SSE2__)
+	{
+		/* Unsigned compare as signed, both sides offset by 2^31. */
+		const __m128i bias = _mm_set1_epi32(INT32_MIN);
+		const __m128i lim = _mm_xor_si128(_mm_set1_epi32((int)(uint32_t)(nr - 1)), bias);
+		__m128i v;
+
+		for (k = 0; k < FAN / 4; k++) {
+			v = _mm_loadu_si128((const __m128i *)(const void *)(c + 4 * k));
+			v = _mm_cmpgt_epi32(_mm_xor_si128(v, bias), lim);
+			mask |= (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(v)) << (4 * k);
+		}
+	}
+#else
+	for (k = 0; k < FAN; k++)
+		mask |= (unsigned int)(c[k] >= nr) << k;
+#endif
+	return mask;
+}
+
+/* The first entry of level @l in [@c, @end) of value >= @nr, or @end; the
+ * range lies within one node's 16 children. */
 static unsigned long first_ge(const struct modern_index *ix, unsigned int l,
 			      unsigned long c, unsigned long end, unsigned long nr)
 {
-	while (c < end && ix->max[l][c] < nr)
-		c++;
-	return c;
+	unsigned long g = c & ~(FAN - 1);
+	unsigned int mask;
+
+	if (c >= end)
+		return end;
+	mask = ge_mask(&ix->max[l][g], nr) & (~0U << (c - g)) & (0xffffU >> (FAN - (end - g)));
+	return mask ? g + (unsigned long)__builtin_ctz(mask) : end;
 }
 
 /* Node (@l, @i) has value >= @nr: the leftmost block below it that has. */
@@ -730,6 +782,10 @@ static unsigned long block_find(const struct modern_index *ix, const unsigned lo
 		w = used_word(ix, map, wi);
 		if (lo > wi * BPL)
 			w |= (1UL << (lo % BPL)) - 1;
+		if (w == ~0UL) {
+			carry = 0;
+			continue;
+		}
 		lead = ctz_or_bpl(w);
 		if (carry + lead >= nr)
 			return wi * BPL - carry;
