@@ -14,18 +14,6 @@
 
 #define LEGACY_MAP_MIN_BUCKETS	16UL
 
-static unsigned long frame_number(const struct gen_pool *pool, unsigned long addr)
-{
-	return addr >> pool->max_chunk_shift;
-}
-
-/* Chunks usually come from one mapping: consecutive frame numbers, which the
- * low bits already spread; the fold mixes in the high bits for the rest. */
-static unsigned long bucket_of(unsigned long frame_no, unsigned long nr_buckets)
-{
-	return (frame_no ^ (frame_no >> 16) ^ (frame_no >> 20 >> 20)) & (nr_buckets - 1);
-}
-
 /** legacy_frame_bytes() - what one frame's bookkeeping costs */
 unsigned long legacy_frame_bytes(const struct gen_pool *pool)
 {
@@ -63,17 +51,6 @@ void legacy_map_release(struct gen_pool *pool)
 	pool->nr_frames = 0;
 }
 
-/** legacy_map_find() - the frame holding @addr, or NULL if none */
-struct legacy_frame *legacy_map_find(const struct gen_pool *pool, unsigned long addr)
-{
-	unsigned long fn = frame_number(pool, addr);
-	struct legacy_frame *f = pool->frames[bucket_of(fn, pool->nr_buckets)];
-
-	while (f && frame_number(pool, f->base) != fn)
-		f = f->next;
-	return f;
-}
-
 static void map_grow(struct gen_pool *pool)
 {
 	unsigned long n = pool->nr_buckets * 2;
@@ -86,7 +63,7 @@ static void map_grow(struct gen_pool *pool)
 
 		while (f) {
 			struct legacy_frame *next = f->next;
-			unsigned long nb = bucket_of(frame_number(pool, f->base), n);
+			unsigned long nb = legacy_bucket_of(legacy_frame_number(pool, f->base), n);
 
 			f->next = t[nb];
 			t[nb] = f;
@@ -117,7 +94,7 @@ struct legacy_frame *legacy_map_add(struct gen_pool *pool, unsigned long addr,
 	f->from_callback = from_callback;
 	if (pool->nr_frames >= pool->nr_buckets)
 		map_grow(pool);
-	b = bucket_of(frame_number(pool, f->base), pool->nr_buckets);
+	b = legacy_bucket_of(legacy_frame_number(pool, f->base), pool->nr_buckets);
 	f->next = pool->frames[b];
 	pool->frames[b] = f;
 	pool->nr_frames++;

@@ -94,7 +94,36 @@ void legacy_report(const struct legacy_verdict *v, const char *func,
 /* ctrlmap.c: the frame hash */
 int legacy_map_init(struct gen_pool *pool);
 void legacy_map_release(struct gen_pool *pool);
-struct legacy_frame *legacy_map_find(const struct gen_pool *pool, unsigned long addr);
+static inline unsigned long legacy_frame_number(const struct gen_pool *pool,
+						unsigned long addr)
+{
+	return addr >> pool->max_chunk_shift;
+}
+
+/* Chunks usually come from one mapping: consecutive frame numbers, which the
+ * low bits already spread; the fold mixes in the high bits for the rest. */
+static inline unsigned long legacy_bucket_of(unsigned long frame_no, unsigned long nr_buckets)
+{
+	return (frame_no ^ (frame_no >> 16) ^ (frame_no >> 20 >> 20)) & (nr_buckets - 1);
+}
+
+/**
+ * legacy_map_find() - the frame holding @addr, or NULL if none
+ *
+ * Inline: every alloc and free makes one look-up, and a call costs as much
+ * as the look-up itself.
+ */
+static inline struct legacy_frame *legacy_map_find(const struct gen_pool *pool,
+						   unsigned long addr)
+{
+	unsigned long fn = legacy_frame_number(pool, addr);
+	struct legacy_frame *f = pool->frames[legacy_bucket_of(fn, pool->nr_buckets)];
+
+	while (f && legacy_frame_number(pool, f->base) != fn)
+		f = f->next;
+	return f;
+}
+
 struct legacy_frame *legacy_map_add(struct gen_pool *pool, unsigned long addr,
 				    int from_callback);
 unsigned long legacy_frame_bytes(const struct gen_pool *pool);

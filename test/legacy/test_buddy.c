@@ -10,6 +10,7 @@
 
 #include "../support.h"
 #include "chunks.h"
+#include "model2005.h"
 
 static struct chunk_supply cs;
 static struct gen_pool *pool;
@@ -113,6 +114,22 @@ START_TEST(rounding_is_powers_of_two_from_32)
 	ck_assert_uint_eq(gen_pool_alloc(pool, 2049), C);	/* C is whole again */
 	gen_pool_free(pool, C, 4096);
 	gen_pool_free(pool, chunk_at(&cs, 1), 2049);
+}
+END_TEST
+
+/* The rounding is computed from the bit length of size - 1, not by the 2005
+ * doubling loop (the model's m5_order): every size up to the chunk must
+ * still give the block the loop gives. */
+START_TEST(every_size_rounds_as_the_2005_loop)
+{
+	for (int size = 0; size <= 4096; size++) {
+		unsigned long a = gen_pool_alloc(pool, size);
+		unsigned long taken = pool_live_bytes(pool);
+
+		ck_assert_msg(a && taken == 32UL << m5_order((unsigned long)size),
+			      "size %d took %lu bytes", size, taken);
+		gen_pool_free(pool, a, size);
+	}
 }
 END_TEST
 
@@ -338,6 +355,7 @@ Suite *legacy_buddy_suite(void)
 	tcase_add_test(tc, frees_merge_up_to_the_chunk);
 	tcase_add_test(tc, lists_are_lifo);
 	tcase_add_test(tc, rounding_is_powers_of_two_from_32);
+	tcase_add_test(tc, every_size_rounds_as_the_2005_loop);
 	tcase_add_test(tc, growth_calls_back_once_per_chunk);
 	tcase_add_test(tc, oversize_fails_without_callback);
 	tcase_add_test(tc, prefill_stacks_chunks_last_first);
