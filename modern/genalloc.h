@@ -586,7 +586,7 @@ static inline void gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo,
  * gen_pool_set_lockless() - choose between the index and the kernel's path
  * @pool:     the pool (NULL: WARN EINVAL)
  * @lockless: false (the default): indexed mode.  Every built-in algorithm
- *            is answered by a summary tree of each chunk's bitmap in
+ *            is answered by an index of each chunk's free runs in
  *            O(log n), with exactly the kernel's placement; allocation and
  *            free take the pool's mutex.
  *            true: the kernel's own path.  Allocation searches the bitmap
