@@ -911,10 +911,38 @@ static unsigned long block_find_aligned(const struct modern_index *ix,
 	}
 }
 
+/*
+ * The same when the grid step is at most a word and @nr fits in one step
+ * (order_align up to 64 granules): every aligned window then lies inside
+ * one word, so a word's answers are its run starts on the grid, found
+ * without walking runs.  Past the block, the last run's next grid point is
+ * the block's end.
+ */
+static unsigned long block_find_aligned_small(const struct modern_index *ix,
+					      const unsigned long *map, unsigned long b,
+					      unsigned long nr, unsigned long mask)
+{
+	unsigned long grid = mask == BPL - 1 ? 1UL : ~0UL / ((1UL << (mask + 1)) - 1);
+	unsigned long wi = b * BLOCK_WORDS, wend = wi + BLOCK_WORDS, end = wend * BPL, w = 0, x;
+
+	for (; wi < wend; wi++) {
+		w = used_word(ix, map, wi);
+		if (w == ~0UL)
+			continue;
+		x = run_starts(~w, nr) & grid;
+		if (x)
+			return wi * BPL + (unsigned long)__builtin_ctzl(x);
+	}
+	if (!(w >> (BPL - 1)) && next_used(ix, map, end) - end >= nr)
+		return end;
+	return MODERN_INDEX_NONE;
+}
+
 unsigned long modern_index_find_aligned(const struct modern_index *ix,
 					const unsigned long *map, unsigned long nr,
 					unsigned long mask, unsigned long off)
 {
+	bool small = mask < BPL && !(off & mask) && nr <= mask + 1;
 	unsigned long b, r;
 
 	/* A window lies in a run of at least @nr bits, and such runs start
@@ -923,7 +951,8 @@ unsigned long modern_index_find_aligned(const struct modern_index *ix,
 		return MODERN_INDEX_NONE;
 	for (b = descend(ix, ix->nlevels - 1, 0, nr); b != MODERN_INDEX_NONE;
 	     b = next_block_ge(ix, b, nr)) {
-		r = block_find_aligned(ix, map, b, nr, mask, off);
+		r = small ? block_find_aligned_small(ix, map, b, nr, mask)
+			  : block_find_aligned(ix, map, b, nr, mask, off);
 		if (r != MODERN_INDEX_NONE)
 			return r;
 	}

@@ -116,6 +116,11 @@ static void compare_queries(struct modern_index *ix, unsigned long *map,
 		off = test_rng_below(rng, mask + 1);
 		EXPECT_EQ(modern_index_find_aligned(ix, map, nr, mask, off),
 			  linear_first(map, nbits, 0, nr, mask, off));
+		/* order_align's grid: nr rounded up to a power of two */
+		for (mask = 1; mask < nr; mask <<= 1)
+			;
+		EXPECT_EQ(modern_index_find_aligned(ix, map, nr, mask - 1, 0),
+			  linear_first(map, nbits, 0, nr, mask - 1, 0));
 		EXPECT_EQ(modern_index_best_fit(ix, map, nr), linear_best(map, nbits, nr));
 	}
 }
