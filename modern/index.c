@@ -423,6 +423,10 @@ static uint32_t block_value(const struct modern_index *ix, const unsigned long *
 	bool leading = true;
 
 	load_block(ix, map, b, w);
+	for (len = ~0UL, k = 0; k < BLOCK_WORDS; k++)
+		len &= w[k];
+	if (len == ~0UL)	/* all used: the usual end of a claim in a full region */
+		return 0;
 	for (k = 0; k < BLOCK_WORDS; k++) {
 		if (!w[k]) {
 			carry += BPL;
