@@ -70,16 +70,16 @@
  *   A pool of N bytes in one chunk at granule G = 2^min_alloc_order costs:
  *     bitmap          N / G / 8 bytes (one bit per granule, whole words);
  *     run index       4 bytes per 512 granules (the longest free run
- *                     starting in each), 1/15 of that again for the tree
+ *                     starting in each), 1/7 of that again for the tree
  *                     above them, and one bit per 512 granules of "all
- *                     free" map: about 1/14.5 of the bitmap
- *                     (N / G * 0.0086);
+ *                     free" map: about 1/13.6 of the bitmap
+ *                     (N / G * 0.0092);
  *     size classes    only once best fit has run on the chunk: 167 bits per
  *                     8192 granules plus about 700 bytes, 1/45 of the
  *                     bitmap on big chunks;
- *     fixed           a 64-byte chunk header, a 256-byte index header,
+ *     fixed           a 64-byte chunk header, a 288-byte index header,
  *                     and per chunk about 48 bytes of directory.
- *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 71 KiB index (+ 23 KiB
+ *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 76 KiB index (+ 23 KiB
  *   with best fit).  Chunks of 2^32 granules or more have no index and are
  *   searched linearly in both modes.
  *

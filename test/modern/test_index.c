@@ -36,9 +36,10 @@ static bool long_run(void)
 	return s && !strcmp(s, "long");
 }
 
-/* Sizes around every boundary the index has: word, block (512), full-map
- * word (64 blocks, 32768), tree node (16 blocks, 8192) and second tree
- * level (256 blocks, 131072). */
+/* Sizes around every boundary the index has: word, block (512), tree node
+ * (8 blocks, 4096), second and third tree levels (32768, 262144 would be
+ * slow here; 131072 is four nodes of the third), full-map word (64 blocks,
+ * 32768). */
 static const unsigned long awkward[] = {
 	1, 2, 63, 64, 65, 511, 512, 513, 1000, 4095, 4096, 4097, 8191, 8192, 8193,
 	32767, 32768, 32769, 70001, 131071, 131073,
