@@ -31,8 +31,10 @@
  *   Aligned variants (first_fit_align, order_align) visit only the blocks
  *   of value >= nr, in order, and in each try every run that starts there
  *   at its first aligned start: the lowest aligned window, which is what
- *   the kernel's loop of find, align and restart-after-the-used-bit finds.  Best fit asks the size classes (sizeclass.c), which use the
- *   full map to find where runs end.
+ *   the kernel's loop of find, align and restart-after-the-used-bit finds;
+ *   when the grid step is at most a word, a word's run starts on the grid
+ *   give its answers at once.  Best fit asks the size classes
+ *   (sizeclass.c), which use the full map to find where runs end.
  *
  * HOW IT IS KEPT EXACT
  *   Every change of the bitmap is a claim or a release of a whole range
