@@ -14,10 +14,29 @@
 
 #define LEGACY_MAP_MIN_BUCKETS	16UL
 
+/*
+ * A frame for a large chunk is large too (a byte per 32 bytes), so malloc()
+ * maps each on pages of its own, and every frame header would sit at the
+ * same page offset: in one L1 set, which holds 8 lines.  With more frames in
+ * use than that, each look-up evicted another frame's header.  Frame n starts
+ * n mod 64 cache lines into its allocation instead, spreading the headers
+ * over the 64 sets a 4 KiB page covers, wherever that costs at most 1/32 of
+ * the frame.
+ */
+#define LEGACY_FRAME_COLOURS	64UL
+#define LEGACY_CACHE_LINE	64UL
+
 /** legacy_frame_bytes() - what one frame's bookkeeping costs */
 unsigned long legacy_frame_bytes(const struct gen_pool *pool)
 {
 	return sizeof(struct legacy_frame) + legacy_atoms_per_frame(pool);
+}
+
+static unsigned long frame_colour(const struct gen_pool *pool)
+{
+	unsigned long c = pool->nr_frames % LEGACY_FRAME_COLOURS * LEGACY_CACHE_LINE;
+
+	return c <= legacy_frame_bytes(pool) / 32 ? c : 0;
 }
 
 /** legacy_map_init() - allocate an empty frame table; 0 or -1 */
@@ -41,7 +60,7 @@ void legacy_map_release(struct gen_pool *pool)
 		while (f) {
 			struct legacy_frame *next = f->next;
 
-			free(f);
+			free(f->mem);
 			f = next;
 		}
 	}
@@ -85,11 +104,15 @@ static void map_grow(struct gen_pool *pool)
 struct legacy_frame *legacy_map_add(struct gen_pool *pool, unsigned long addr,
 				    int from_callback)
 {
-	struct legacy_frame *f = calloc(1, legacy_frame_bytes(pool));
+	unsigned long colour = frame_colour(pool);
+	char *mem = calloc(1, colour + legacy_frame_bytes(pool));
+	struct legacy_frame *f;
 	unsigned long b;
 
-	if (!f)
+	if (!mem)
 		return NULL;
+	f = (void *)(mem + colour);
+	f->mem = mem;
 	f->base = addr & ~(legacy_chunk_size(pool) - 1);
 	f->from_callback = from_callback;
 	if (pool->nr_frames >= pool->nr_buckets)
@@ -98,7 +121,7 @@ struct legacy_frame *legacy_map_add(struct gen_pool *pool, unsigned long addr,
 	f->next = pool->frames[b];
 	pool->frames[b] = f;
 	pool->nr_frames++;
-	pool->metadata_bytes += legacy_frame_bytes(pool);
+	pool->metadata_bytes += colour + legacy_frame_bytes(pool);
 	return f;
 }
 

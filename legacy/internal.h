@@ -32,12 +32,14 @@
  * @base:          the frame's first address (aligned to the chunk size)
  * @from_callback: 1 if the frame is a chunk from get_new_chunk, 0 if it
  *                 holds donations only
+ * @mem:           what malloc() returned (the frame starts a colour later)
  * @ctrl:          one control byte per atom
  */
 struct legacy_frame {
 	struct legacy_frame *next;
 	unsigned long base;
 	int from_callback;
+	void *mem;
 	unsigned char ctrl[];
 };
 

@@ -139,6 +139,31 @@ START_TEST(many_frames_grow_the_table)
 }
 END_TEST
 
+/* Frames of 4 MiB chunks are 128 KiB: frame n starts n cache lines into its
+ * allocation, so that the headers do not all share one L1 set.  Small
+ * frames are not shifted (it would cost more than 1/32 of them). */
+START_TEST(large_frames_start_a_cache_line_apart)
+{
+	unsigned long size = 1UL << 22;
+	unsigned long d = (unsigned long)test_region(size, 3 * size);
+	struct gen_pool *big = alloc_gen_pool(0, 22, NULL, 0);
+	struct gen_pool *small = alloc_gen_pool(0, 12, NULL, 0);
+
+	for (unsigned long n = 0; n < 3; n++) {
+		struct legacy_frame *f;
+
+		gen_pool_free(big, d + n * size, 32);
+		f = legacy_map_find(big, d + n * size);
+		ck_assert_uint_eq((unsigned long)((char *)f - (char *)f->mem), n * 64);
+		gen_pool_free(small, d + n * size + 32, 32);
+		f = legacy_map_find(small, d + n * size + 32);
+		ck_assert_ptr_eq(f->mem, f);
+	}
+	gen_pool_destroy(big);
+	gen_pool_destroy(small);
+}
+END_TEST
+
 /* ------------------------------------------------------------ checker */
 
 /* Live C (32) and C + 128 (128); free C + 32 (32), C + 64 (64), 256.. */
@@ -251,6 +276,7 @@ Suite *legacy_inspect_suite(void)
 	tcase_add_test(tc, stats_follow_the_pool);
 	tcase_add_test(tc, regions_are_chunks_and_donated_runs);
 	tcase_add_test(tc, many_frames_grow_the_table);
+	tcase_add_test(tc, large_frames_start_a_cache_line_apart);
 	tcase_add_test(tc, checker_sees_bad_control_bytes);
 	tcase_add_test(tc, checker_sees_broken_lists);
 	tcase_add_test(tc, checker_sees_wrong_counters);
