@@ -38,6 +38,9 @@ $(BENCH_TRACER): bench/tracer.c
 BENCH_RELEASE := build/release$(if $(filter cc,$(CCNAME)),,-$(CCNAME))/bench
 COMPARE_ARGS ?=
 BENCH_ARGS ?=
+# The engines of the fixed-size workloads: index and linear search of each
+# algorithm, the yardstick, the 2005 buddy and compat.
+BENCH_ISSUE_ENGINES := ff8,kff8,bf8,kbf8,ffo8,kffo8,tlsf8,buddy,compat
 
 .PHONY: compare bench bench-programs help-bench
 bench-programs: $(BENCH_COMPARE) $(BENCH_SPEED) $(BENCH_TRACER)
@@ -52,6 +55,11 @@ bench: deps-gnuplot
 	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --csv build/bench/speed.csv $(BENCH_ARGS)
 	@cd build/bench && gnuplot $(CURDIR)/bench/scaling.gp && \
 		echo "Scaling plot: build/bench/scaling.svg (from build/bench/speed.csv)"
+	@echo; echo "ISSUE 7 WORKLOADS: fixed request sizes, the same on every pool (64 B; log-uniform 16 B..64 KiB)"
+	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --pools 64M --sizes 64..64 \
+		-e $(BENCH_ISSUE_ENGINES) --many-chunks none --linear none --csv build/bench/fixed-64.csv
+	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --pools 1M,64M,1G --sizes 16..65536 \
+		-e $(BENCH_ISSUE_ENGINES) --many-chunks none --linear none --csv build/bench/fixed-loguniform.csv
 
 help: help-bench
 help-bench:
@@ -60,6 +68,7 @@ help-bench:
 	@echo '                  stdout, CSV + plots + index.html in build/compare/ (installs gnuplot)'
 	@echo '                  COMPARE_ARGS="..." passes options (see genalloc-compare --help)'
 	@echo '  bench           alloc+free speed against pool size (1M..1G), occupancy, threads,'
-	@echo '                  64M as 1000 chunks, each with the harness (loop) cost;'
+	@echo '                  64M as 1000 chunks, fixed 64 B and 16 B-64 KiB requests, each'
+	@echo '                  with the harness (loop) cost;'
 	@echo '                  BENCH_FULL=1 for the long version, BENCH_ARGS="..." for options'
 	@echo '  $(BENCH_TRACER)  LD_PRELOAD malloc tracer (bench/README.md)'

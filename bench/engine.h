@@ -89,6 +89,10 @@ struct bench_pool {
  * @set_slow: turn on the engine's slow reference path (buddy: the 2005
  *            linear free-list search); NULL if there is none
  * @arg:      adapter-private (algorithm, granule order, backend)
+ * @measured: genalloc-speed calls it with 0 before it fills a pool and with
+ *            1 before it times pairs: an engine whose measured path is slow
+ *            but places like a fast one (the kernel's linear search) fills
+ *            on the fast one; NULL if there is nothing to switch
  */
 struct bench_engine {
 	const char *name;
@@ -104,6 +108,7 @@ struct bench_engine {
 	void (*set_slow)(struct bench_pool *p, int on);
 	int arg;
 	int arg2;
+	void (*measured)(struct bench_pool *p, int on);
 };
 
 /*

@@ -65,6 +65,6 @@ static void compat_destroy(struct bench_pool *p)
 const struct bench_engine bench_engines_compat[] = {
 	{ "compat", "compat", "bitmap engine behind the 2005 API (compat/), same get_new_chunk",
 	  compat_create, compat_alloc, compat_free, bench_granted_2005, compat_stats,
-	  compat_destroy, NULL, COMPAT_BACKEND_BITMAP, 0 },
+	  compat_destroy, NULL, COMPAT_BACKEND_BITMAP, 0, NULL },
 };
 const size_t bench_nr_engines_compat = 1;

@@ -72,6 +72,6 @@ static void legacy_set_slow(struct bench_pool *p, int on)
 const struct bench_engine bench_engines_legacy[] = {
 	{ "buddy", "buddy", "2005 power-of-two buddy (legacy/), get_new_chunk growth",
 	  legacy_create, legacy_alloc, legacy_free, bench_granted_2005, legacy_stats,
-	  legacy_destroy, legacy_set_slow, 0, 0 },
+	  legacy_destroy, legacy_set_slow, 0, 0, NULL },
 };
 const size_t bench_nr_engines_legacy = 1;

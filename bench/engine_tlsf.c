@@ -102,6 +102,6 @@ static void tlsf_pool_destroy(struct bench_pool *p)
 const struct bench_engine bench_engines_tlsf[] = {
 	{ "tlsf8", "tlsf", "TLSF-style good fit (bench/tlsf.c, out-of-band), 8-byte granule",
 	  tlsf_pool_create, tlsf_pool_alloc, tlsf_pool_free, tlsf_pool_granted,
-	  tlsf_pool_stats, tlsf_pool_destroy, NULL, 0, 3 },
+	  tlsf_pool_stats, tlsf_pool_destroy, NULL, 0, 3, NULL },
 };
 const size_t bench_nr_engines_tlsf = sizeof(bench_engines_tlsf) / sizeof(bench_engines_tlsf[0]);

@@ -327,8 +327,12 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 		double t0 = bench_now(), spent;
 		size_t used, lo_chunk;
 
+		if (e->measured)
+			e->measured(p, 0);
 		fill(p, &set, &nr, &cap, &granted, held / 100 * s->occ[oi], lo, hi, &rng);
 		spent = bench_now() - t0;
+		if (e->measured)
+			e->measured(p, 1);
 		used = chunks_used(p, set, nr, &lo_chunk);
 		for (ti = 0; ti < s->nr_threads; ti++) {
 			struct figure *f = result(s, pi, oi, ti, ei);
