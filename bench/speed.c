@@ -121,12 +121,19 @@ static void *worker_run(void *arg)
 {
 	struct worker *w = arg;
 	const struct bench_engine *e = w->pool->engine;
-	size_t i;
+	size_t i, next = bench_rng_next(&w->rng) % w->nr;
 
 	pthread_barrier_wait(w->start);
 	w->t0 = bench_now();
 	for (i = 0; i < w->pairs; i++) {
-		struct block *b = &w->b[bench_rng_next(&w->rng) % w->nr];
+		struct block *b = &w->b[next];
+
+		/* The victim table is the loop's, not the engine's: its entry for
+		 * the next pair is fetched while this one runs, as a caller has
+		 * its own record of a block at hand when it frees it.  Otherwise
+		 * every engine that misses in cache pays the table's miss too. */
+		next = bench_rng_next(&w->rng) % w->nr;
+		__builtin_prefetch(&w->b[next], 1);
 
 		/* The kernel-style searches are slow on big pools: cap the time. */
 		if (!(i & 15) && i && bench_now() - w->t0 > w->budget)
