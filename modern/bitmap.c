@@ -12,6 +12,7 @@
 #include "bitmap_internal.h"
 
 #include <stdatomic.h>
+#include <string.h>
 
 _Static_assert(sizeof(_Atomic unsigned long) == sizeof(unsigned long),
 	       "an atomic word must overlay a bitmap word");
@@ -204,8 +205,11 @@ static void assign_range(unsigned long *map, unsigned long start, unsigned long 
 		return;
 	}
 	assign_word(map, i, first_word_mask(start), set);
-	for (i++; i < last; i++)
-		atomic_store_explicit(word(map, i), set ? ~0UL : 0UL, memory_order_relaxed);
+	/* The words between belong to the range whole, and no one else reads
+	 * or writes the map meanwhile: memset's speed (128 words for a 64 KiB
+	 * block at 8-byte granules). */
+	if (last > i + 1)
+		memset(&map[i + 1], set ? 0xff : 0, (last - i - 1) * sizeof(*map));
 	assign_word(map, last, last_word_mask(end), set);
 }
 

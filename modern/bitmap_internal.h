@@ -73,9 +73,9 @@ void modern_bitmap_clear(unsigned long *map, unsigned long start, unsigned long 
 /**
  * modern_bitmap_set_excl() - set bits [@start, @start + @nr), sole writer
  *
- * For a caller that excludes every other writer of @map (the pool's lock in
- * indexed mode): plain relaxed stores, whole words at a time, no
- * read-modify-write instructions.  Readers still see whole words.
+ * For a caller that excludes every other reader and writer of @map (the
+ * pool's lock in indexed mode): no read-modify-write instructions, and the
+ * words the range covers whole are filled with memset().
  */
 void modern_bitmap_set_excl(unsigned long *map, unsigned long start, unsigned long nr);
 
