@@ -39,8 +39,9 @@
  * HOW IT IS KEPT EXACT
  *   Every change of the bitmap is a claim or a release of a whole range
  *   [a, b) in which every bit flips (the pool never sets a set bit or
- *   clears a clear one), and only two runs' starts are affected: the run [s, e) around
- *   the range (found through the full map) and the one that starts at b.
+ *   clears a clear one), and only two runs' starts are affected: the run
+ *   [s, e) around the range (found through the full map) and the one that
+ *   starts at b.
  *     release: [s, a), [a, b) and [b, e) merge into one run from s.  The
  *              block of s takes max(value, e - s); the block of b lost the
  *              run that started at b, and is rescanned only if that run
