@@ -6,30 +6,53 @@
  *   Best fit wants the smallest maximal free run of at least nr granules,
  *   the lowest on ties; the summary tree (index.c) only knows the longest.
  *   This index sorts runs into size classes - one per length below 64, then
- *   four per power of two - and keeps, per class, one bit per block of 8192
- *   granules: "a run of this class may start in this block".
+ *   four per power of two - and keeps for each class:
+ *     head    - its first runs in (length, address) order, up to 256
+ *               (see COST): the class's best fit and the next ones;
+ *     horizon - where the head stops being exact: every run of the class
+ *               that sorts before the horizon is in the head;
+ *     count   - how many runs the class holds;
+ *     maxlen  - a bound on its longest run, so a query whose nr lies above
+ *               every run of nr's own class skips that class unscanned;
+ *     row     - one bit per block of 16384 granules, "a run of this class
+ *               may start here" (a superset), with a summary bit per row
+ *               word: read only to refill a head.
+ *   A bitmap of the classes that hold runs finds the next one in one step.
  *
  * HOW IT IS KEPT EXACT
- *   The bits are a superset, never a subset: every claim or release creates
- *   at most two runs (the pieces left of a claim, or the merged run of a
- *   release), found in O(log n) through the tree, and sets their bits.  A
- *   run that disappears leaves its bit behind; the next query that scans
- *   that block for that class finds nothing and clears it.  So updates are
- *   O(log n) and each stale bit is paid for once.
+ *   Every claim or release destroys at most two runs and creates at most
+ *   two (the pieces left of a claim, or the merged run of a release), all
+ *   found in O(log n) through the index.  A new run counts, sets its row
+ *   bit, and joins the head if it sorts before the horizon; a full head
+ *   then gives up its last run, and the horizon moves down to it.  A
+ *   destroyed run uncounts and leaves the head if it was there; the
+ *   horizon stays, so the head is still every run before it.  Row bits
+ *   stay behind: the next refill that scans that block for that class
+ *   finds nothing and clears the bit, so each stale bit is paid for once.
  *
  * HOW A QUERY RUNS
- *   From nr's class upwards, the first class with a bit: its blocks are
- *   scanned in address order for runs of that class holding nr.  Within a
- *   one-length class the first run found is the answer (all are equally
- *   long, and it is the lowest); within a wider class the shortest wins,
- *   the first on ties.  Any run of a higher class is longer, so the search
- *   stops at the first class with an answer - the kernel's answer.
+ *   From nr's class upwards, the first class that holds runs: the first
+ *   head run of at least nr granules is the answer - every run of a higher
+ *   class is longer.  Only when the head has none while the class has runs
+ *   past the horizon are the class's marked blocks scanned in address
+ *   order for the runs past the horizon, which refills the head, moves the
+ *   horizon up and gives the best run holding nr.  A one-length class
+ *   sorts by address, so its scan starts at the horizon's block and stops
+ *   once the head is full: successive refills sweep the chunk once.
+ *   Each answer is the kernel's: the smallest maximal run holding nr, the
+ *   first on ties.
  *
  * COST
- *   167 classes x one bit per 8192 granules, plus a summary bit per row
- *   word and a 668-byte count table: about 1/45 of the bitmap on big chunks
- *   (23 KiB for 2^23 granules), allocated the first time best fit runs on
- *   the chunk.
+ *   For a chunk of N granules: 167 rows of one bit per 16384 granules with
+ *   their summaries (1/98 of the bitmap's N / 8 bytes), 3 KiB of counts,
+ *   bounds and horizons, and the heads at 8 bytes a run: up to one run per
+ *   2^18 granules for each of the 104 wider classes (4 to 256 runs) and up
+ *   to 8 for each one-length class, but no more than keeps the run index
+ *   and the size classes together within 1/8 of the bitmap.  That is 41 KiB
+ *   for the 1 MiB bitmap of 2^23 granules (1/25; 117 KiB or 1/8.8 with the
+ *   run index), 1/26 of the bitmap at 2^24 granules, 1/43 at 2^27; at
+ *   least 11 KiB a chunk, so below 2^22 granules that floor takes the pair
+ *   past 1/8.  Allocated the first time best fit runs on the chunk.
  */
 #include "sizeclass_internal.h"
 
@@ -40,11 +63,24 @@
 #include "bitmap_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
-#define BLOCK_SHIFT 13
+#define BLOCK_SHIFT 14
 #define BLOCK_BITS (1UL << BLOCK_SHIFT)
 #define EXACT 63		/* lengths 1 .. 63 have a class each */
 #define SUB_SHIFT 2		/* then 4 classes per power of two */
 #define NCLASS (EXACT + (32 - 6) * (1 << SUB_SHIFT))
+#define CLASS_WORDS ((NCLASS + BPL - 1) / BPL)
+#define ROOM_MIN 4		/* runs in a class's head, at the least */
+#define ROOM_MAX 256		/* ... and at the most */
+#define EXACT_ROOM_MAX 8	/* ... in a one-length class's head */
+
+/* One free run; chunks have at most 2^32 - 1 granules. */
+struct sc_run {
+	uint32_t start;
+	uint32_t len;
+};
+
+/* A horizon past every run: the head holds the whole class. */
+static const struct sc_run everything = { UINT32_MAX, UINT32_MAX };
 
 /**
  * struct modern_sizeclass - see the file comment
@@ -52,9 +88,17 @@
  * @nblocks:   blocks of BLOCK_BITS granules
  * @row_words: words per class row
  * @sum_words: words per row summary
- * @count:     bits set per class (stale ones included)
+ * @room:      runs the head of a class of more than one length can hold
+ * @exact_room: runs the head of a one-length class can hold
+ * @nonempty:  bit c set iff class c holds a run
+ * @count:     runs per class
+ * @maxlen:    no run of the class is longer
+ * @nhead:     runs in each class's head
+ * @horizon:   each class's horizon
+ * @heads:     the heads, sorted by (length, start): @exact_room runs
+ *             for each one-length class, then @room for each of the others
  * @sums:      NCLASS summaries: bit w set iff word w of the row is not 0,
- *             so a query skips empty stretches of a big chunk's rows
+ *             so a refill skips empty stretches of a big chunk's rows
  * @rows:      NCLASS rows of @row_words words
  */
 struct modern_sizeclass {
@@ -62,7 +106,14 @@ struct modern_sizeclass {
 	unsigned long nblocks;
 	unsigned long row_words;
 	unsigned long sum_words;
+	unsigned int room;
+	unsigned int exact_room;
+	unsigned long nonempty[CLASS_WORDS];
 	uint32_t count[NCLASS];
+	uint32_t maxlen[NCLASS];
+	uint16_t nhead[NCLASS];
+	struct sc_run horizon[NCLASS];
+	struct sc_run *heads;
 	unsigned long *sums;
 	unsigned long rows[];
 };
@@ -80,17 +131,6 @@ static unsigned int size_class(unsigned long len)
 	       (unsigned int)((len >> (k - SUB_SHIFT)) & ((1UL << SUB_SHIFT) - 1));
 }
 
-/* The shortest length of class @c (the inverse of size_class()). */
-static unsigned long class_min(unsigned int c)
-{
-	unsigned int k;
-
-	if (c < EXACT)
-		return c + 1;
-	k = (c - EXACT) / (1U << SUB_SHIFT) + 6;
-	return (1UL << k) + (unsigned long)((c - EXACT) % (1U << SUB_SHIFT)) * (1UL << (k - SUB_SHIFT));
-}
-
 static unsigned long *row(struct modern_sizeclass *sc, unsigned int c)
 {
 	return &sc->rows[(size_t)c * sc->row_words];
@@ -101,16 +141,80 @@ static unsigned long *sum(struct modern_sizeclass *sc, unsigned int c)
 	return &sc->sums[(size_t)c * sc->sum_words];
 }
 
-static void mark(struct modern_sizeclass *sc, unsigned long start, unsigned long len)
-{
-	unsigned int c = size_class(len);
-	unsigned long b = start >> BLOCK_SHIFT, wi = b / BPL, *w = &row(sc, c)[wi];
+/* ------------------------------------------------------------ heads */
 
-	if (!(*w >> (b % BPL) & 1)) {
-		*w |= 1UL << (b % BPL);
-		sum(sc, c)[wi / BPL] |= 1UL << (wi % BPL);
-		sc->count[c]++;
+static bool run_before(struct sc_run a, struct sc_run b)
+{
+	return a.len < b.len || (a.len == b.len && a.start < b.start);
+}
+
+static unsigned int head_room(const struct modern_sizeclass *sc, unsigned int c)
+{
+	return c < EXACT ? sc->exact_room : sc->room;
+}
+
+static struct sc_run *head(struct modern_sizeclass *sc, unsigned int c)
+{
+	if (c < EXACT)
+		return &sc->heads[(size_t)c * sc->exact_room];
+	return &sc->heads[EXACT * sc->exact_room + (size_t)(c - EXACT) * sc->room];
+}
+
+/* How many of the @n sorted runs of @h sort before @r. */
+static unsigned int head_rank(const struct sc_run *h, unsigned int n, struct sc_run r)
+{
+	unsigned int lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (run_before(h[mid], r))
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	return lo;
+}
+
+/* Put @r, which sorts before the horizon, into class @c's head; if the
+ * head is full, the last of its runs and @r stays out and becomes the
+ * horizon. */
+static void head_add(struct modern_sizeclass *sc, unsigned int c, struct sc_run r)
+{
+	struct sc_run *h = head(sc, c);
+	unsigned int n = sc->nhead[c], i;
+
+	if (n == head_room(sc, c)) {
+		if (!run_before(r, h[n - 1])) {
+			sc->horizon[c] = r;
+			return;
+		}
+		sc->horizon[c] = h[--n];
+	}
+	i = head_rank(h, n, r);
+	memmove(&h[i + 1], &h[i], (n - i) * sizeof(*h));
+	h[i] = r;
+	sc->nhead[c] = (uint16_t)(n + 1);
+}
+
+static void head_remove(struct modern_sizeclass *sc, unsigned int c, struct sc_run r)
+{
+	struct sc_run *h = head(sc, c);
+	unsigned int n = sc->nhead[c], i = head_rank(h, n, r);
+
+	if (i < n && h[i].start == r.start) {
+		memmove(&h[i], &h[i + 1], (n - i - 1) * sizeof(*h));
+		sc->nhead[c] = (uint16_t)(n - 1);
+	}
+}
+
+/* ------------------------------------------------------------ runs */
+
+static void mark(struct modern_sizeclass *sc, unsigned int c, unsigned long b)
+{
+	unsigned long wi = b / BPL, *w = &row(sc, c)[wi];
+
+	*w |= 1UL << (b % BPL);
+	sum(sc, c)[wi / BPL] |= 1UL << (wi % BPL);
 }
 
 static void unmark(struct modern_sizeclass *sc, unsigned int c, unsigned long b)
@@ -120,27 +224,87 @@ static void unmark(struct modern_sizeclass *sc, unsigned int c, unsigned long b)
 	*w &= ~(1UL << (b % BPL));
 	if (!*w)
 		sum(sc, c)[wi / BPL] &= ~(1UL << (wi % BPL));
-	sc->count[c]--;
+}
+
+/* The free run [@start, @start + @len) appeared. */
+static void run_added(struct modern_sizeclass *sc, unsigned long start, unsigned long len)
+{
+	unsigned int c = size_class(len);
+	struct sc_run r = { (uint32_t)start, (uint32_t)len };
+
+	if (run_before(r, sc->horizon[c]))
+		head_add(sc, c, r);
+	if (!sc->count[c]++)
+		sc->nonempty[c / BPL] |= 1UL << (c % BPL);
+	if (len > sc->maxlen[c])
+		sc->maxlen[c] = (uint32_t)len;
+	mark(sc, c, start >> BLOCK_SHIFT);
+}
+
+/* The free run [@start, @start + @len) is gone (merged or claimed). */
+static void run_removed(struct modern_sizeclass *sc, unsigned long start, unsigned long len)
+{
+	unsigned int c = size_class(len);
+	struct sc_run r = { (uint32_t)start, (uint32_t)len };
+
+	head_remove(sc, c, r);
+	if (!--sc->count[c])
+		sc->nonempty[c / BPL] &= ~(1UL << (c % BPL));
+}
+
+/* Rows and summaries, in bytes. */
+static size_t rows_bytes(unsigned long nblocks)
+{
+	unsigned long row_words = modern_bits_to_longs(nblocks);
+
+	return NCLASS * (row_words + modern_bits_to_longs(row_words)) * sizeof(unsigned long);
+}
+
+/*
+ * Room in a wide class's head: one run per 16 blocks (2^18 granules), so a
+ * refill, which reads every marked block, comes once in that many
+ * allocations from the class at most - but only as much as keeps the run
+ * index and the size classes within 1/8 of the bitmap, and at least
+ * ROOM_MIN.
+ */
+static unsigned int wide_room(unsigned long nbits)
+{
+	unsigned long nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT, k = nblocks / 16;
+	size_t fixed = modern_index_bytes(nbits) + sizeof(struct modern_sizeclass) +
+		       rows_bytes(nblocks), budget = nbits / 64;
+	unsigned long afford = budget > fixed ? (budget - fixed) / (NCLASS * sizeof(struct sc_run)) : 0;
+
+	if (k > afford)
+		k = afford;
+	return k < ROOM_MIN ? ROOM_MIN : k > ROOM_MAX ? ROOM_MAX : (unsigned int)k;
+}
+
+/* A one-length class refills from its horizon on: a few runs suffice. */
+static unsigned int exact_room(unsigned long nbits)
+{
+	unsigned int k = wide_room(nbits);
+
+	return k < EXACT_ROOM_MAX ? k : EXACT_ROOM_MAX;
 }
 
 size_t modern_sc_bytes(unsigned long nbits)
 {
 	unsigned long nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT;
-	unsigned long row_words = modern_bits_to_longs(nblocks);
 
-	return sizeof(struct modern_sizeclass) +
-	       NCLASS * (row_words + modern_bits_to_longs(row_words)) * sizeof(unsigned long);
+	return sizeof(struct modern_sizeclass) + rows_bytes(nblocks) +
+	       (EXACT * exact_room(nbits) + (NCLASS - EXACT) * wide_room(nbits)) *
+	       sizeof(struct sc_run);
 }
 
 /* Every maximal run of the map, in address order, into @sc. */
-static void mark_all(struct modern_sizeclass *sc, const unsigned long *map)
+static void add_all(struct modern_sizeclass *sc, const unsigned long *map)
 {
 	unsigned long from, to;
 
 	from = modern_find_next_zero_bit(map, sc->nbits, 0);
 	while (from < sc->nbits) {
 		to = modern_find_next_bit(map, sc->nbits, from);
-		mark(sc, from, to - from);
+		run_added(sc, from, to - from);
 		from = modern_find_next_zero_bit(map, sc->nbits, to);
 	}
 }
@@ -148,6 +312,7 @@ static void mark_all(struct modern_sizeclass *sc, const unsigned long *map)
 struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned long nbits)
 {
 	struct modern_sizeclass *sc = calloc(1, modern_sc_bytes(nbits));
+	unsigned int c;
 
 	if (!sc)
 		return NULL;
@@ -155,8 +320,14 @@ struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned lon
 	sc->nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT;
 	sc->row_words = modern_bits_to_longs(sc->nblocks);
 	sc->sum_words = modern_bits_to_longs(sc->row_words);
+	sc->room = wide_room(nbits);
+	sc->exact_room = exact_room(nbits);
 	sc->sums = &sc->rows[NCLASS * sc->row_words];
-	mark_all(sc, map);
+	/* Runs follow the words (struct sc_run needs less alignment). */
+	sc->heads = (struct sc_run *)(void *)&sc->sums[NCLASS * sc->sum_words];
+	for (c = 0; c < NCLASS; c++)
+		sc->horizon[c] = everything;
+	add_all(sc, map);
 	return sc;
 }
 
@@ -173,52 +344,112 @@ void modern_sc_update(struct modern_sizeclass *sc, const struct modern_index *ix
 	unsigned long s = prev == MODERN_INDEX_NONE ? 0 : prev + 1;
 	unsigned long e = modern_index_next_used(ix, map, start + nr);
 
-	if (!claim) {
-		mark(sc, s, e - s);
+	/* Gone first, then new: a head never holds a dead run when a new one
+	 * is placed against it. */
+	if (claim) {
+		run_removed(sc, s, e - s);
+		if (s < start)
+			run_added(sc, s, start - s);
+		if (start + nr < e)
+			run_added(sc, start + nr, e - (start + nr));
 		return;
 	}
 	if (s < start)
-		mark(sc, s, start - s);
+		run_removed(sc, s, start - s);
 	if (start + nr < e)
-		mark(sc, start + nr, e - (start + nr));
+		run_removed(sc, start + nr, e - (start + nr));
+	run_added(sc, s, e - s);
+}
+
+/* ------------------------------------------------------------ refill */
+
+/**
+ * struct refill - a scan of one class's marked blocks
+ * @sc:     whose head it refills
+ * @c:      the class
+ * @nr:     the request
+ * @from:   the old horizon: runs before it are in the head already
+ * @best:   the best run seen holding @nr (len 0: none yet)
+ * @maxlen: the longest run of the class seen
+ */
+struct refill {
+	struct modern_sizeclass *sc;
+	unsigned int c;
+	unsigned long nr;
+	struct sc_run from;
+	struct sc_run best;
+	unsigned long maxlen;
+};
+
+static void refill_take(struct refill *rf, unsigned long p, unsigned long len)
+{
+	struct sc_run r = { (uint32_t)p, (uint32_t)len };
+
+	if (len > rf->maxlen)
+		rf->maxlen = len;
+	if (run_before(r, rf->from))
+		return;
+	if (len >= rf->nr && (!rf->best.len || run_before(r, rf->best)))
+		rf->best = r;
+	if (run_before(r, rf->sc->horizon[rf->c]))
+		head_add(rf->sc, rf->c, r);
+}
+
+/* The shortest length of class @c (the inverse of size_class()). */
+static unsigned long class_min(unsigned int c)
+{
+	unsigned int k;
+
+	if (c < EXACT)
+		return c + 1;
+	k = (c - EXACT) / (1U << SUB_SHIFT) + 6;
+	return (1UL << k) + (unsigned long)((c - EXACT) % (1U << SUB_SHIFT)) * (1UL << (k - SUB_SHIFT));
+}
+
+/* The end of the free run from @p, which may run past the block's @end. */
+static unsigned long run_end(const struct modern_index *ix, const unsigned long *map,
+			     unsigned long p, unsigned long end)
+{
+	unsigned long q = modern_find_next_bit(map, end, p);
+
+	return q == end ? modern_index_next_used(ix, map, end) : q;
 }
 
 /*
- * The best run of class @c starting in block @b that holds @nr and is
- * shorter than *@best_len: the first with the smallest length (~0UL if
- * none).  *@any tells whether the block starts any run of class @c at all.
- * Runs that start before the block are not its.
+ * Every run of class @rf->c that starts in block @b, into @rf.  Runs that
+ * start before the block are not its; the last may end past it.  Short
+ * runs are walked word by word; from 64 granules up the index leaps to
+ * each run long enough, over the shorter ones.
+ *
+ * Return: whether the block starts any run of the class.
  */
-static unsigned long best_in_block(const struct modern_index *ix, const unsigned long *map,
-				   unsigned long nbits, unsigned long b, unsigned int c,
-				   unsigned long nr, unsigned long *best_len, bool *any)
+static bool scan_block(const struct modern_index *ix, const unsigned long *map,
+		       unsigned long nbits, unsigned long b, struct refill *rf)
 {
-	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS, p, q, best = ~0UL;
+	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS, p, q;
+	unsigned long shortest = class_min(rf->c);
+	bool any = false;
 
-	*any = false;
 	if (end > nbits)
 		end = nbits;
 	p = first;
 	if (p > 0 && !(map[(p - 1) / BPL] >> ((p - 1) % BPL) & 1))
 		p = modern_find_next_bit(map, end, p);
-	for (;;) {
-		p = modern_find_next_zero_bit(map, end, p);
-		if (p >= end)
-			return best;
-		q = modern_find_next_bit(map, end, p);
-		if (q == end)
-			q = modern_index_next_used(ix, map, end);
-		if (size_class(q - p) == c) {
-			*any = true;
-			if (q - p >= nr && q - p < *best_len) {
-				*best_len = q - p;
-				best = p;
-				if (c < EXACT)
-					return best;
-			}
+	while (p < end) {
+		if (shortest < BPL)
+			p = modern_find_next_zero_bit(map, end, p);
+		else
+			p = modern_index_find(ix, map, p, shortest);
+		if (p >= end)	/* MODERN_INDEX_NONE too */
+			break;
+		q = run_end(ix, map, p, end);
+		if (size_class(q - p) == rf->c) {
+			any = true;
+			refill_take(rf, p, q - p);
 		}
 		p = q;
 	}
+	return any;
 }
 
 /* The first block at or after @b marked in class @c's row, or ~0UL. */
@@ -242,59 +473,151 @@ static unsigned long next_marked(struct modern_sizeclass *sc, unsigned int c, un
 	return ~0UL;
 }
 
+/*
+ * Scan class @c's marked blocks for its runs past the horizon, clearing
+ * stale marks, refilling the head and moving the horizon up.  A wider
+ * class sorts by length first, so every marked block is read; a
+ * one-length class sorts by address, so the scan starts at the horizon's
+ * block and stops once the head is full.
+ *
+ * Return: the best run past the old horizon that holds @nr, or
+ * MODERN_INDEX_NONE.
+ */
+static unsigned long refill(struct modern_sizeclass *sc, const struct modern_index *ix,
+			    const unsigned long *map, unsigned int c, unsigned long nr)
+{
+	struct refill rf = { .sc = sc, .c = c, .nr = nr, .from = sc->horizon[c] };
+	struct sc_run next = { 0, c + 1 };
+	unsigned long b = c < EXACT ? rf.from.start >> BLOCK_SHIFT : 0;
+
+	sc->horizon[c] = everything;
+	for (b = next_marked(sc, c, b); b != ~0UL; b = next_marked(sc, c, b + 1)) {
+		if (!scan_block(ix, map, sc->nbits, b, &rf)) {
+			unmark(sc, c, b);	/* its runs are gone: a stale mark */
+		} else if (c < EXACT && sc->nhead[c] == sc->exact_room) {
+			/* The rest start in later blocks, if any. */
+			next.start = (uint32_t)((b + 1) << BLOCK_SHIFT);
+			if (b + 1 < sc->nblocks && run_before(next, sc->horizon[c]))
+				sc->horizon[c] = next;
+			break;
+		}
+	}
+	if (b == ~0UL && c >= EXACT)
+		sc->maxlen[c] = (uint32_t)rf.maxlen;
+	return rf.best.len ? rf.best.start : MODERN_INDEX_NONE;
+}
+
+/* ------------------------------------------------------------ queries */
+
+/* The first class at or after @c that holds a run, or NCLASS. */
+static unsigned int next_class(const struct modern_sizeclass *sc, unsigned int c)
+{
+	unsigned long wi = c / BPL, w;
+
+	if (c >= NCLASS)
+		return NCLASS;
+	w = sc->nonempty[wi] & (~0UL << (c % BPL));
+	while (!w) {
+		if (++wi == CLASS_WORDS)
+			return NCLASS;
+		w = sc->nonempty[wi];
+	}
+	return (unsigned int)(wi * BPL) + (unsigned int)__builtin_ctzl(w);
+}
+
 unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct modern_index *ix,
 				 const unsigned long *map, unsigned long nr)
 {
-	unsigned long b, p, best, best_len, floor;
-	unsigned int c;
-	bool any;
+	struct sc_run want = { 0, (uint32_t)nr };
+	unsigned long p;
+	unsigned int c, i;
 
-	for (c = size_class(nr); c < NCLASS; c++) {
-		if (!sc->count[c])
-			continue;
-		best = MODERN_INDEX_NONE;
-		best_len = ~0UL;
-		/* Nothing in the class can be shorter than this: a run of
-		 * exactly this length, found first, is the answer. */
-		floor = class_min(c) > nr ? class_min(c) : nr;
-		for (b = next_marked(sc, c, 0); b != ~0UL; b = next_marked(sc, c, b + 1)) {
-			p = best_in_block(ix, map, sc->nbits, b, c, nr, &best_len, &any);
-			if (!any)	/* its runs are gone: a stale bit */
-				unmark(sc, c, b);
-			if (p == ~0UL)
-				continue;
-			best = p;
-			if (best_len == floor)
-				return best;
-		}
-		if (best != MODERN_INDEX_NONE)
-			return best;
+	for (c = next_class(sc, size_class(nr)); c < NCLASS; c = next_class(sc, c + 1)) {
+		if (nr > sc->maxlen[c])
+			continue;	/* only nr's own class can be all too short */
+		/* The first head run that holds nr: in a higher class the
+		 * first of all, in nr's own the first as long as nr. */
+		i = head_rank(head(sc, c), sc->nhead[c], want);
+		if (i < sc->nhead[c])
+			return head(sc, c)[i].start;
+		if (sc->nhead[c] == sc->count[c])
+			continue;	/* the head is the whole class */
+		p = refill(sc, ix, map, c, nr);
+		if (p != MODERN_INDEX_NONE)
+			return p;
 	}
 	return MODERN_INDEX_NONE;
+}
+
+/* ------------------------------------------------------------ checking */
+
+/* Is @r a maximal free run of @map? */
+static bool is_run(const unsigned long *map, unsigned long nbits, struct sc_run r)
+{
+	unsigned long end = (unsigned long)r.start + r.len;
+
+	if (!r.len || end > nbits)
+		return false;
+	if (r.start && !(map[(r.start - 1) / BPL] >> ((r.start - 1) % BPL) & 1))
+		return false;
+	if (end < nbits && !(map[end / BPL] >> (end % BPL) & 1))
+		return false;
+	return modern_find_next_bit(map, end, r.start) == end;
+}
+
+/* Are class @c's head, count and bound of @sc right, and its row a
+ * superset of @fresh's (built from the map)? */
+static bool class_ok(struct modern_sizeclass *sc, struct modern_sizeclass *fresh,
+		     const unsigned long *map, unsigned int c)
+{
+	const struct sc_run *h = head(sc, c);
+	unsigned long i;
+	bool ok = sc->count[c] == fresh->count[c] && sc->maxlen[c] >= fresh->maxlen[c] &&
+		  sc->nhead[c] <= head_room(sc, c) && sc->nhead[c] <= sc->count[c] &&
+		  !(sc->nonempty[c / BPL] >> (c % BPL) & 1) == !sc->count[c];
+
+	for (i = 0; ok && i < sc->nhead[c]; i++)
+		ok = is_run(map, sc->nbits, h[i]) && size_class(h[i].len) == c &&
+		     (i == 0 || run_before(h[i - 1], h[i])) && run_before(h[i], sc->horizon[c]);
+	for (i = 0; ok && i < sc->row_words; i++)
+		ok = !(row(fresh, c)[i] & ~row(sc, c)[i]) &&
+		     !row(sc, c)[i] == !(sum(sc, c)[i / BPL] >> (i % BPL) & 1);
+	return ok;
+}
+
+/* Is every run of the map that sorts before its class's horizon in the
+ * head?  (With class_ok(): the head is exactly those runs.) */
+static bool heads_complete(struct modern_sizeclass *sc, const unsigned long *map)
+{
+	unsigned long from, to;
+	struct sc_run r;
+	unsigned int c, i;
+
+	from = modern_find_next_zero_bit(map, sc->nbits, 0);
+	while (from < sc->nbits) {
+		to = modern_find_next_bit(map, sc->nbits, from);
+		r.start = (uint32_t)from;
+		r.len = (uint32_t)(to - from);
+		c = size_class(r.len);
+		i = head_rank(head(sc, c), sc->nhead[c], r);
+		if (run_before(r, sc->horizon[c]) &&
+		    (i == sc->nhead[c] || head(sc, c)[i].start != r.start))
+			return false;
+		from = modern_find_next_zero_bit(map, sc->nbits, to);
+	}
+	return true;
 }
 
 bool modern_sc_verify(struct modern_sizeclass *sc, const unsigned long *map)
 {
 	struct modern_sizeclass *fresh = modern_sc_create(map, sc->nbits);
-	unsigned long i, n = NCLASS * sc->row_words, bits;
 	unsigned int c;
 	bool ok = true;
 
 	if (!fresh)
 		return true;	/* cannot tell without memory */
-	/* Every real run's bit must be set; stale extra bits are allowed. */
-	for (i = 0; i < n; i++)
-		if (fresh->rows[i] & ~sc->rows[i])
-			ok = false;
-	for (c = 0; c < NCLASS && ok; c++) {
-		bits = 0;
-		for (i = 0; i < sc->row_words; i++) {
-			bits += (unsigned long)__builtin_popcountl(row(sc, c)[i]);
-			if (!row(sc, c)[i] != !(sum(sc, c)[i / BPL] >> (i % BPL) & 1))
-				ok = false;
-		}
-		ok = ok && bits == sc->count[c];
-	}
+	for (c = 0; c < NCLASS && ok; c++)
+		ok = class_ok(sc, fresh, map, c);
 	modern_sc_destroy(fresh);
-	return ok;
+	return ok && heads_complete(sc, map);
 }

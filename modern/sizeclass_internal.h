@@ -32,7 +32,8 @@ void modern_sc_update(struct modern_sizeclass *sc, const struct modern_index *ix
 
 /**
  * modern_sc_best_fit() - the smallest maximal free run holding @nr, the
- * lowest on ties; clears the stale bits it meets
+ * lowest on ties; refills the heads it finds empty, clearing the stale
+ * bits it meets
  *
  * Return: its first bit, or MODERN_INDEX_NONE.
  */
@@ -40,8 +41,9 @@ unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct moder
 				 const unsigned long *map, unsigned long nr);
 
 /**
- * modern_sc_verify() - is every free run of @map marked, and every count
- * right?  (Stale extra marks are allowed: queries clear them.)
+ * modern_sc_verify() - does every class agree with @map: its count, its
+ * bound, its head exactly the runs before its horizon, every run marked in
+ * its row?  (Stale extra marks are allowed: refills clear them.)
  */
 bool modern_sc_verify(struct modern_sizeclass *sc, const unsigned long *map);
 
