@@ -118,6 +118,7 @@ struct modern_sizeclass {
 	unsigned long rows[];
 };
 
+/* Lengths are below 2^32 (MODERN_INDEX_MAX_BITS), so k <= 31 below. */
 static unsigned int size_class(unsigned long len)
 {
 	unsigned int k;
@@ -125,8 +126,6 @@ static unsigned int size_class(unsigned long len)
 	if (len <= EXACT)
 		return (unsigned int)len - 1;
 	k = (unsigned int)(BPL - 1) - (unsigned int)__builtin_clzl(len);
-	if (k > 31)
-		return NCLASS - 1;
 	return EXACT + (k - 6) * (1U << SUB_SHIFT) +
 	       (unsigned int)((len >> (k - SUB_SHIFT)) & ((1UL << SUB_SHIFT) - 1));
 }

@@ -172,6 +172,58 @@ START_TEST(stale_marks_are_harmless)
 }
 END_TEST
 
+/* Twenty runs of 100 granules in the first row word of their class and
+ * twenty of 101 far beyond: refills must reach the far ones through the
+ * row summaries, and clear the first word entirely once its runs are used. */
+START_TEST(refills_cross_and_clear_row_words)
+{
+	struct chunk ch;
+	unsigned long b;
+
+	chunk_init(&ch, 230 * BLOCK);
+	for (b = 0; b < 20; b++) {
+		release(&ch, b * BLOCK + 1000, 100);
+		release(&ch, (200 + b) * BLOCK + 1000, 101);
+	}
+	for (b = 0; b < 20; b++)
+		EXPECT_EQ(take(&ch, 100), b * BLOCK + 1000);
+	for (b = 0; b < 20; b++)
+		EXPECT_EQ(take(&ch, 100), (200 + b) * BLOCK + 1000);
+	EXPECT_EQ(take(&ch, 100), MODERN_INDEX_NONE);
+	chunk_fini(&ch);
+}
+END_TEST
+
+/* The checker is only worth its name if it notices a map the classes were
+ * not told about; and a request longer than every run finds nothing. */
+START_TEST(verify_notices_untold_changes)
+{
+	struct chunk ch;
+	struct modern_sizeclass *sc;
+
+	chunk_init(&ch, 2 * BLOCK + 9);
+	release(&ch, 10, 200);
+	release(&ch, BLOCK + 5, 7);
+	sc = modern_sc_create(ch.map, ch.nbits);
+	ck_assert_ptr_nonnull(sc);
+	ck_assert(modern_sc_verify(sc, ch.map));
+	EXPECT_EQ(modern_sc_best_fit(sc, ch.ix, ch.map, 201), MODERN_INDEX_NONE);
+	EXPECT_EQ(modern_sc_best_fit(sc, ch.ix, ch.map, 7), BLOCK + 5);
+	modern_bitmap_set(ch.map, 10, 3);		/* the head's run shrank */
+	ck_assert(!modern_sc_verify(sc, ch.map));
+	modern_bitmap_clear(ch.map, 10, 3);
+	modern_bitmap_clear(ch.map, BLOCK + 12, 1);	/* 7 became 8 */
+	ck_assert(!modern_sc_verify(sc, ch.map));
+	modern_bitmap_set(ch.map, BLOCK + 12, 1);
+	modern_bitmap_clear(ch.map, 2 * BLOCK, 3);	/* a run nobody counted */
+	ck_assert(!modern_sc_verify(sc, ch.map));
+	modern_bitmap_set(ch.map, 2 * BLOCK, 3);
+	ck_assert(modern_sc_verify(sc, ch.map));
+	modern_sc_destroy(sc);
+	chunk_fini(&ch);
+}
+END_TEST
+
 /* Random claims and releases on a chunk big enough for long heads (and a
  * small one with the least room), every answer the kernel's. */
 START_TEST(random_traffic_matches_the_kernel)
@@ -238,6 +290,8 @@ Suite *modern_sizeclass_suite(void)
 	tcase_add_test(tc, one_length_class_sweeps_in_address_order);
 	tcase_add_loop_test(tc, wide_class_finds_the_shortest_that_holds, 0, 3);
 	tcase_add_test(tc, stale_marks_are_harmless);
+	tcase_add_test(tc, refills_cross_and_clear_row_words);
+	tcase_add_test(tc, verify_notices_untold_changes);
 	tcase_add_loop_test(tc, random_traffic_matches_the_kernel, 0, 2);
 	tcase_add_test(tc, run_index_and_classes_within_an_eighth);
 	suite_add_tcase(s, tc);
