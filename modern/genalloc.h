@@ -75,11 +75,13 @@
  *                     free" map: about 1/13.6 of the bitmap
  *                     (N / G * 0.0092);
  *     size classes    only once best fit has run on the chunk: 167 bits per
- *                     8192 granules plus about 700 bytes, 1/45 of the
- *                     bitmap on big chunks;
+ *                     16384 granules, 3 KiB of counts and bounds and 8
+ *                     bytes per remembered run (up to one per 2^18
+ *                     granules per class): about 1/25 of the bitmap at
+ *                     2^23 granules, 1/43 at 2^27, at least 11 KiB a chunk;
  *     fixed           a 64-byte chunk header, a 288-byte index header,
  *                     and per chunk about 48 bytes of directory.
- *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 76 KiB index (+ 23 KiB
+ *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 76 KiB index (+ 41 KiB
  *   with best fit).  Chunks of 2^32 granules or more have no index and are
  *   searched linearly in both modes.
  *
