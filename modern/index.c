@@ -691,9 +691,10 @@ static unsigned long run_start(const struct modern_index *ix, const unsigned lon
 	return p == MODERN_INDEX_NONE ? 0 : p + 1;
 }
 
-/* Bits [a, b) were released: the runs [s, a) and [b, e) merge through them. */
-static void released(struct modern_index *ix, const unsigned long *map, unsigned long a,
-		     unsigned long b)
+/* Bits [a, b) were released: the runs [s, a) and [b, e) merge through them;
+ * returns the merged run. */
+static struct run released(struct modern_index *ix, const unsigned long *map,
+			   unsigned long a, unsigned long b)
 {
 	unsigned long s = run_start(ix, map, a), e = next_used(ix, map, b);
 	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
@@ -704,21 +705,23 @@ static void released(struct modern_index *ix, const unsigned long *map, unsigned
 		put_block(ix, bb, block_value(ix, map, bb, &merged));
 	if (e - s > ix->max[0][bs])
 		put_block(ix, bs, (uint32_t)(e - s));
+	return merged;
 }
 
-/* Bits [a, b) were claimed out of the run [s, e), leaving [s, a) and [b, e). */
-static void claimed(struct modern_index *ix, const unsigned long *map, unsigned long a,
-		    unsigned long b)
+/* Bits [a, b) were claimed out of the run [s, e), leaving [s, a) and [b, e);
+ * returns [s, e). */
+static struct run claimed(struct modern_index *ix, const unsigned long *map,
+			  unsigned long a, unsigned long b)
 {
 	unsigned long s = run_start(ix, map, a), e = next_used(ix, map, b);
 	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
-
-	struct run rest = { b, e };
+	struct run rest = { b, e }, was = { s, e };
 
 	if (ix->max[0][bs] == e - s)
 		put_block(ix, bs, block_value(ix, map, bs, &rest));
 	if (e > b && e - b > ix->max[0][bb])
 		put_block(ix, bb, (uint32_t)(e - b));
+	return was;
 }
 
 void modern_index_update(struct modern_index *ix, const unsigned long *map,
@@ -727,14 +730,13 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 	unsigned long end = start + nr;
 	bool claim = bit_used(ix, map, start);
 
+	struct run r;
+
 	/* The full map first: run ends are found through it. */
 	full_refresh(ix, map, start, end, claim);
-	if (claim)
-		claimed(ix, map, start, end);
-	else
-		released(ix, map, start, end);
+	r = claim ? claimed(ix, map, start, end) : released(ix, map, start, end);
 	if (ix->sc)
-		modern_sc_update(ix->sc, ix, map, start, nr, claim);
+		modern_sc_update(ix->sc, r.start, r.end, start, nr, claim);
 }
 
 bool modern_index_verify(const struct modern_index *ix, const unsigned long *map)

@@ -335,14 +335,9 @@ void modern_sc_destroy(struct modern_sizeclass *sc)
 	free(sc);
 }
 
-void modern_sc_update(struct modern_sizeclass *sc, const struct modern_index *ix,
-		      const unsigned long *map, unsigned long start, unsigned long nr,
-		      bool claim)
+void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned long e,
+		      unsigned long start, unsigned long nr, bool claim)
 {
-	unsigned long prev = modern_index_prev_used(ix, map, start);
-	unsigned long s = prev == MODERN_INDEX_NONE ? 0 : prev + 1;
-	unsigned long e = modern_index_next_used(ix, map, start + nr);
-
 	/* Gone first, then new: a head never holds a dead run when a new one
 	 * is placed against it. */
 	if (claim) {

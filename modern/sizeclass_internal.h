@@ -24,11 +24,11 @@ void modern_sc_destroy(struct modern_sizeclass *sc);
 
 /**
  * modern_sc_update() - bits [@start, @start + @nr) were just claimed
- * (@claim) or released, and @ix already knows
+ * (@claim) out of the free run [@s, @e), or released and merged into the
+ * free run [@s, @e) (the index has measured the run for its own update)
  */
-void modern_sc_update(struct modern_sizeclass *sc, const struct modern_index *ix,
-		      const unsigned long *map, unsigned long start, unsigned long nr,
-		      bool claim);
+void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned long e,
+		      unsigned long start, unsigned long nr, bool claim);
 
 /**
  * modern_sc_best_fit() - the smallest maximal free run holding @nr, the
