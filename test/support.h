@@ -51,6 +51,18 @@ void expect_death(void);
 		reset_errors();                                              \
 	} while (0)
 
+/**
+ * EXPECT_EQ() - two unsigned long values are equal; on failure both
+ * expressions and both values are printed (bit positions, addresses)
+ */
+#define EXPECT_EQ(a, b)                                                       \
+	do {                                                                  \
+		unsigned long a_ = (a), b_ = (b);                             \
+		if (a_ != b_)                                                 \
+			ck_abort_msg("%s:%d: %s == %lu, want %s == %lu", __FILE__, \
+				     __LINE__, #a, a_, #b, b_);               \
+	} while (0)
+
 /** reset_errors() - forget what was captured so far */
 void reset_errors(void);
 

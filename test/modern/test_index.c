@@ -21,14 +21,6 @@
 
 #define BPL MODERN_BITS_PER_LONG
 
-#define EXPECT_EQ(a, b)                                                       \
-	do {                                                                  \
-		unsigned long a_ = (a), b_ = (b);                             \
-		if (a_ != b_)                                                 \
-			ck_abort_msg("%s:%d: %s == %lu, want %s == %lu", __FILE__, \
-				     __LINE__, #a, a_, #b, b_);               \
-	} while (0)
-
 static bool long_run(void)
 {
 	const char *s = getenv("GENALLOC_STRESS");

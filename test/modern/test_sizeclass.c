@@ -21,14 +21,6 @@
 
 #define BLOCK 16384UL	/* granules per row bit in sizeclass.c */
 
-#define EXPECT_EQ(a, b)                                                       \
-	do {                                                                  \
-		unsigned long a_ = (a), b_ = (b);                             \
-		if (a_ != b_)                                                 \
-			ck_abort_msg("%s:%d: %s == %lu, want %s == %lu", __FILE__, \
-				     __LINE__, #a, a_, #b, b_);               \
-	} while (0)
-
 /* A bitmap, its index, and the size classes (built by the first query). */
 struct chunk {
 	unsigned long *map;
