@@ -4,7 +4,7 @@
  *
  * WHAT IS INDEXED
  *   Best fit wants the smallest maximal free run of at least nr granules,
- *   the lowest on ties; the summary tree (index.c) only knows the longest.
+ *   the lowest on ties; the run index (index.c) only knows the longest.
  *   This index sorts runs into size classes - one per length below 64, then
  *   four per power of two - and keeps for each class:
  *     head    - its first runs in (length, address) order, up to 256
