@@ -137,14 +137,11 @@ static unsigned long min_ul(unsigned long a, unsigned long b)
 static unsigned long used_word(const struct modern_index *ix, const unsigned long *map,
 			       unsigned long wi)
 {
-	unsigned long w;
-
+	/* One test on the common path: only the last word and beyond are odd. */
 	if (wi >= ix->nwords - 1)
 		return wi >= ix->nwords ? ~0UL : ix->pad | atomic_load_explicit(
 			(const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
-	w = atomic_load_explicit((const _Atomic unsigned long *)&map[wi],
-				 memory_order_relaxed);
-	return w;
+	return atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
 }
 
 /* Block @b's eight words, bits past the chunk reading as used. */
@@ -191,17 +188,37 @@ static unsigned long run_starts(unsigned long f, unsigned long nr)
 	return f;
 }
 
+/* The first used (@flip 0) or free (@flip ~0UL) bit at or after @p in @p's
+ * block, or the block's end. */
+static inline unsigned long find_in_block(const struct modern_index *ix, const unsigned long *map,
+				   unsigned long p, unsigned long flip)
+{
+	unsigned long wi = p / BPL, wend = (p / BLOCK_BITS + 1) * BLOCK_WORDS;
+	unsigned long w = (used_word(ix, map, wi) ^ flip) & (~0UL << (p % BPL));
+
+	while (!w && ++wi < wend)
+		w = used_word(ix, map, wi) ^ flip;
+	return w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : wend * BPL;
+}
+
+static unsigned long used_in_block(const struct modern_index *ix, const unsigned long *map,
+				   unsigned long p)
+{
+	return find_in_block(ix, map, p, 0);
+}
+
+static unsigned long free_in_block(const struct modern_index *ix, const unsigned long *map,
+				   unsigned long p)
+{
+	return find_in_block(ix, map, p, ~0UL);
+}
+
 /* ------------------------------------------------------------ full map */
 
 static bool block_all_free(const struct modern_index *ix, const unsigned long *map,
 			   unsigned long b)
 {
-	unsigned long wi;
-
-	for (wi = b * BLOCK_WORDS; wi < (b + 1) * BLOCK_WORDS; wi++)
-		if (used_word(ix, map, wi))
-			return false;
-	return true;
+	return used_in_block(ix, map, b << BLOCK_SHIFT) == (b + 1) << BLOCK_SHIFT;
 }
 
 static void put_bit(unsigned long *words, unsigned long i, bool v)
@@ -334,23 +351,19 @@ static unsigned long prev_busy_block(const struct modern_index *ix, unsigned lon
 static unsigned long next_used(const struct modern_index *ix, const unsigned long *map,
 			       unsigned long p)
 {
-	unsigned long wi, wend, w, b;
+	unsigned long q, b;
 
 	if (p >= ix->nbits)
 		return ix->nbits;
-	wi = p / BPL;
-	w = used_word(ix, map, wi) & (~0UL << (p % BPL));
-	wend = (p / BLOCK_BITS + 1) * BLOCK_WORDS;
-	while (!w && ++wi < wend)
-		w = used_word(ix, map, wi);
-	if (!w) {
+	q = used_in_block(ix, map, p);
+	if (q == (p / BLOCK_BITS + 1) * BLOCK_BITS) {
+		/* The rest of the block is free: on to the next busy one. */
 		b = next_busy_block(ix, p / BLOCK_BITS + 1);
 		if (b >= ix->count[0])
 			return ix->nbits;
-		for (wi = b * BLOCK_WORDS; !(w = used_word(ix, map, wi)); wi++)
-			;
+		q = used_in_block(ix, map, b << BLOCK_SHIFT);
 	}
-	return min_ul(wi * BPL + (unsigned long)__builtin_ctzl(w), ix->nbits);
+	return min_ul(q, ix->nbits);
 }
 
 /* The last used bit below @x, or MODERN_INDEX_NONE. */
@@ -858,38 +871,8 @@ unsigned long modern_index_next_used(const struct modern_index *ix,
 	return next_used(ix, map, lo);
 }
 
-unsigned long modern_index_prev_used(const struct modern_index *ix,
-				     const unsigned long *map, unsigned long x)
-{
-	return prev_used(ix, map, x);
-}
 
 /* ------------------------------------------------------------ variants */
-
-/* The first bit at or after @p in block @b's words that is used, or the
- * block's end. */
-static unsigned long used_in_block(const struct modern_index *ix, const unsigned long *map,
-				   unsigned long b, unsigned long p)
-{
-	unsigned long wi = p / BPL, wend = (b + 1) * BLOCK_WORDS;
-	unsigned long w = used_word(ix, map, wi) & (~0UL << (p % BPL));
-
-	while (!w && ++wi < wend)
-		w = used_word(ix, map, wi);
-	return w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : wend * BPL;
-}
-
-/* The same for a free bit. */
-static unsigned long free_in_block(const struct modern_index *ix, const unsigned long *map,
-				   unsigned long b, unsigned long p)
-{
-	unsigned long wi = p / BPL, wend = (b + 1) * BLOCK_WORDS;
-	unsigned long w = ~used_word(ix, map, wi) & (~0UL << (p % BPL));
-
-	while (!w && ++wi < wend)
-		w = ~used_word(ix, map, wi);
-	return w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : wend * BPL;
-}
 
 /*
  * The lowest window of @nr free bits at a start p with (p + @off) & @mask
@@ -904,12 +887,12 @@ static unsigned long block_find_aligned(const struct modern_index *ix,
 	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS, p = first, e, a;
 
 	if (first && !bit_used(ix, map, first - 1))
-		p = used_in_block(ix, map, b, first);	/* not this block's run */
+		p = used_in_block(ix, map, first);	/* not this block's run */
 	for (;;) {
-		p = free_in_block(ix, map, b, p);
+		p = free_in_block(ix, map, p);
 		if (p >= end)
 			return MODERN_INDEX_NONE;
-		e = used_in_block(ix, map, b, p);
+		e = used_in_block(ix, map, p);
 		if (e >= end)
 			e = next_used(ix, map, end);
 		if (e - p >= nr) {

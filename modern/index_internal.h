@@ -108,13 +108,6 @@ unsigned long modern_index_next_used(const struct modern_index *ix,
 				     const unsigned long *map, unsigned long lo);
 
 /**
- * modern_index_prev_used() - the last used bit below @x, or
- * MODERN_INDEX_NONE if bits 0 .. @x - 1 are all free
- */
-unsigned long modern_index_prev_used(const struct modern_index *ix,
-				     const unsigned long *map, unsigned long x);
-
-/**
  * modern_index_best_fit() - the smallest maximal run of clear bits holding
  * @nr, the lowest on ties (gen_pool_best_fit()'s answer)
  *
