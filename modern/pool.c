@@ -62,7 +62,7 @@ size_t modern_chunk_meta_bytes(unsigned long nbits)
  */
 static int init_lock(pthread_mutex_t *lock)
 {
-#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP	/* glibc: the type comes with it */
 	pthread_mutexattr_t attr;
 	int rc;
 
