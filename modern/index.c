@@ -273,29 +273,30 @@ static bool full_assign(struct modern_index *ix, unsigned long lo, unsigned long
 	return changed;
 }
 
-/* Bits [@a, @b) were claimed or released: set the full bits of the blocks
- * they touch, and the summaries above only if one of them changed (most
- * claims and releases change none). */
-static void full_refresh(struct modern_index *ix, const unsigned long *map, unsigned long a,
-			 unsigned long b, bool claim)
+/* Bits [@a, @b) were claimed: none of the blocks they touch is all free
+ * now.  The summaries above change only if one of them was. */
+static void full_claim(struct modern_index *ix, unsigned long a, unsigned long b)
 {
 	unsigned long lo = a >> BLOCK_SHIFT, hi = ((b - 1) >> BLOCK_SHIFT) + 1;
-	unsigned long inner_lo = lo + (a & (BLOCK_BITS - 1) ? 1 : 0);
-	unsigned long inner_hi = hi - (b & (BLOCK_BITS - 1) ? 1 : 0);
-	bool changed;
 
-	if (claim) {
-		changed = full_assign(ix, lo, hi, false);
-	} else {
-		/* Blocks the release covers whole are free; the edges may be. */
-		changed = inner_lo < inner_hi && full_assign(ix, inner_lo, inner_hi, true);
-		if (lo < inner_lo && block_all_free(ix, map, lo))
-			changed |= full_assign(ix, lo, lo + 1, true);
-		if (inner_hi < hi && (hi - 1 != lo || inner_lo == lo) &&
-		    block_all_free(ix, map, hi - 1))
-			changed |= full_assign(ix, hi - 1, hi, true);
-	}
-	if (changed)
+	if (full_assign(ix, lo, hi, false))
+		full_summarise(ix, 0, lo / BPL, (hi - 1) / BPL + 1);
+}
+
+/* Bits [@a, @b) were released into the free run [@s, @e): of the blocks
+ * they touch, those [@s, @e) covers whole are all free now.  Knowing the
+ * run saves reading the edge blocks. */
+static void full_release(struct modern_index *ix, unsigned long a, unsigned long b,
+			 unsigned long s, unsigned long e)
+{
+	unsigned long lo = a >> BLOCK_SHIFT, hi = ((b - 1) >> BLOCK_SHIFT) + 1;
+	/* A run ending at nbits stops short of a partial last block, whose
+	 * tail reads as used: rounding e down leaves that block out. */
+	unsigned long first = (s + BLOCK_BITS - 1) >> BLOCK_SHIFT, last = e >> BLOCK_SHIFT;
+
+	lo = lo > first ? lo : first;
+	hi = hi < last ? hi : last;
+	if (lo < hi && full_assign(ix, lo, hi, true))
 		full_summarise(ix, 0, lo / BPL, (hi - 1) / BPL + 1);
 }
 
@@ -705,7 +706,9 @@ static unsigned long run_start(const struct modern_index *ix, const unsigned lon
 }
 
 /* Bits [a, b) were released: the runs [s, a) and [b, e) merge through them;
- * returns the merged run. */
+ * returns the merged run.  Its ends are found before the full map learns
+ * of the release: they lie in blocks the release did not touch, or are
+ * read from the bitmap directly. */
 static struct run released(struct modern_index *ix, const unsigned long *map,
 			   unsigned long a, unsigned long b)
 {
@@ -713,6 +716,7 @@ static struct run released(struct modern_index *ix, const unsigned long *map,
 	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
 	struct run merged = { s, e };
 
+	full_release(ix, a, b, s, e);
 	/* The run that started at b is now part of the one from s. */
 	if (e > b && bb != bs && ix->max[0][bb] == e - b)
 		put_block(ix, bb, block_value(ix, map, bb, &merged));
@@ -745,9 +749,12 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 
 	struct run r;
 
-	/* The full map first: run ends are found through it. */
-	full_refresh(ix, map, start, end, claim);
-	r = claim ? claimed(ix, map, start, end) : released(ix, map, start, end);
+	if (claim) {
+		full_claim(ix, start, end);
+		r = claimed(ix, map, start, end);
+	} else {
+		r = released(ix, map, start, end);
+	}
 	if (ix->sc)
 		modern_sc_update(ix->sc, r.start, r.end, start, nr, claim);
 }
