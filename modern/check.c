@@ -10,6 +10,7 @@
 #include "bitmap_internal.h"
 #include "chunkdir_internal.h"
 #include "index_internal.h"
+#include "lock_internal.h"
 #include "pool_internal.h"
 
 static int corrupt(struct gen_pool *pool, const struct gen_pool_chunk *chunk,
@@ -129,7 +130,7 @@ void modern_gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st)
 	}
 	/* The lock holds the directory and the lazily built size classes
 	 * still (and, in indexed mode, the bitmaps: an exact snapshot). */
-	pthread_mutex_lock(&pool->lock);
+	modern_lock_acquire(&pool->lock);
 	st->metadata_bytes = sizeof(*pool) + modern_dir_bytes(pool->dir);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
 		st->nr_chunks++;
@@ -144,5 +145,5 @@ void modern_gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st)
 					      modern_index_bytes(chunk->nbits);
 		count_extents(chunk, pool->min_alloc_order, st);
 	}
-	pthread_mutex_unlock(&pool->lock);
+	modern_lock_release(&pool->lock);
 }

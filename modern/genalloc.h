@@ -124,7 +124,6 @@
 #ifndef GENALLOC_MODERN_GENALLOC_H
 #define GENALLOC_MODERN_GENALLOC_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -169,9 +168,18 @@ typedef unsigned long (*genpool_algo_t)(unsigned long *map, unsigned long size,
 					unsigned long start_addr);
 
 /**
+ * struct modern_lock - the pool lock (modern/lock_internal.h); not for callers
+ * @word: 0 free, 1 held, 2 held with possible sleepers
+ */
+struct modern_lock {
+	_Atomic unsigned int word;
+};
+
+/**
  * struct gen_pool - a pool of special-purpose memory
  * @lock:            serializes gen_pool_add*(), and in indexed mode allocation
- *                   and free too (never held while the error hook runs)
+ *                   and free too (never held while the error hook runs); a
+ *                   futex lock whose uncontended path is inlined
  * @chunks:          newest chunk first; published with a release store
  * @min_alloc_order: log2 of the granule size in bytes
  * @algo:            the default algorithm (gen_pool_first_fit after create)
@@ -184,7 +192,7 @@ typedef unsigned long (*genpool_algo_t)(unsigned long *map, unsigned long size,
  *                   (modern/chunkdir.c); written under @lock
  */
 struct gen_pool {
-	pthread_mutex_t lock;
+	struct modern_lock lock;
 	_Atomic(struct gen_pool_chunk *) chunks;
 	int min_alloc_order;
 	genpool_algo_t algo;

@@ -18,6 +18,7 @@
 #include "bitmap_internal.h"
 #include "chunkdir_internal.h"
 #include "index_internal.h"
+#include "lock_internal.h"
 #include "pool_internal.h"
 
 /* What gen_pool_add() records as "no physical address". */
@@ -54,30 +55,6 @@ size_t modern_chunk_meta_bytes(unsigned long nbits)
 	       modern_index_bytes(nbits);
 }
 
-/*
- * The pool lock guards a few hundred nanoseconds of work.  Where the C
- * library offers it, a contended lock spins briefly before it sleeps: two
- * threads then hand the lock over in the time of a cache miss, not of two
- * futex calls.
- */
-static int init_lock(pthread_mutex_t *lock)
-{
-#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP	/* glibc: the type comes with it */
-	pthread_mutexattr_t attr;
-	int rc;
-
-	if (pthread_mutexattr_init(&attr))
-		return -1;
-	rc = pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
-	if (!rc)
-		rc = pthread_mutex_init(lock, &attr);
-	pthread_mutexattr_destroy(&attr);
-	return rc;
-#else
-	return pthread_mutex_init(lock, NULL);
-#endif
-}
-
 /**
  * gen_pool_create() - create a pool without memory (see genalloc.h)
  * @min_alloc_order: log2 of the granule in bytes
@@ -103,11 +80,7 @@ struct gen_pool *modern_gen_pool_create(int min_alloc_order, int nid)
 		free(pool);
 		return NULL;
 	}
-	if (init_lock(&pool->lock)) {
-		modern_dir_destroy(pool->dir);
-		free(pool);
-		return NULL;
-	}
+	modern_lock_init(&pool->lock);
 	atomic_init(&pool->chunks, NULL);
 	pool->min_alloc_order = min_alloc_order;
 	pool->algo = gen_pool_first_fit;
@@ -151,7 +124,7 @@ static int publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk)
 {
 	int rc = 0;
 
-	pthread_mutex_lock(&pool->lock);
+	modern_lock_acquire(&pool->lock);
 	if (overlaps_any(pool, chunk->start_addr, chunk->end_addr))
 		rc = -EINVAL;
 	else if (modern_dir_add(pool->dir, chunk))
@@ -160,7 +133,7 @@ static int publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk)
 		chunk->next_chunk = atomic_load_explicit(&pool->chunks, memory_order_relaxed);
 		atomic_store_explicit(&pool->chunks, chunk, memory_order_release);
 	}
-	pthread_mutex_unlock(&pool->lock);
+	modern_lock_release(&pool->lock);
 	return rc;
 }
 
@@ -288,7 +261,6 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 		modern_index_destroy(chunk->index);
 		free(chunk);
 	}
-	pthread_mutex_destroy(&pool->lock);
 	modern_dir_destroy(pool->dir);
 	free((void *)pool->name);
 	free(pool);
@@ -412,7 +384,7 @@ static unsigned long alloc_indexed(struct gen_pool *pool, size_t size, unsigned 
 	unsigned long addr = 0;
 	size_t slot;
 
-	pthread_mutex_lock(&pool->lock);
+	modern_lock_acquire(&pool->lock);
 	slot = modern_dir_count(pool->dir);
 	while (slot-- > 0) {
 		if (builtin) {
@@ -425,7 +397,7 @@ static unsigned long alloc_indexed(struct gen_pool *pool, size_t size, unsigned 
 		if (alloc_in_slot(pool, slot, size, nbits, algo, data, &addr, owner))
 			break;
 	}
-	pthread_mutex_unlock(&pool->lock);
+	modern_lock_release(&pool->lock);
 	return addr;
 }
 
@@ -599,7 +571,7 @@ static bool free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 	size_t slot;
 	bool ok;
 
-	pthread_mutex_lock(&pool->lock);
+	modern_lock_acquire(&pool->lock);
 	chunk = modern_dir_lookup(pool->dir, addr, &slot);
 	ok = free_ok(pool, chunk, addr, size, err, &start, &nbits);
 	if (ok) {
@@ -610,7 +582,7 @@ static bool free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 		atomic_fetch_add_explicit(&chunk->avail, (long)(nbits << pool->min_alloc_order),
 					  memory_order_relaxed);
 	}
-	pthread_mutex_unlock(&pool->lock);
+	modern_lock_release(&pool->lock);
 	*found = chunk;
 	return ok;
 }
