@@ -144,20 +144,28 @@ static unsigned long used_word(const struct modern_index *ix, const unsigned lon
 	return atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
 }
 
-/* Block @b's eight words, bits past the chunk reading as used. */
-static void load_block(const struct modern_index *ix, const unsigned long *map,
-		       unsigned long b, unsigned long w[BLOCK_WORDS])
+/* Block @b's eight words into @w, bits past the chunk reading as used;
+ * returns their AND, ~0UL when the block is all used. */
+static unsigned long load_block(const struct modern_index *ix, const unsigned long *map,
+				unsigned long b, unsigned long w[BLOCK_WORDS])
 {
-	unsigned long wi = b * BLOCK_WORDS, k;
+	unsigned long wi = b * BLOCK_WORDS, all = ~0UL, k;
 
 	if (wi + BLOCK_WORDS < ix->nwords) {
-		for (k = 0; k < BLOCK_WORDS; k++)
+		/* Unrolled: eight loads and ANDs, no loop, no stack copy. */
+#pragma GCC unroll 8
+		for (k = 0; k < BLOCK_WORDS; k++) {
 			w[k] = atomic_load_explicit((const _Atomic unsigned long *)&map[wi + k],
 						    memory_order_relaxed);
-		return;
+			all &= w[k];
+		}
+		return all;
 	}
-	for (k = 0; k < BLOCK_WORDS; k++)
+	for (k = 0; k < BLOCK_WORDS; k++) {
 		w[k] = used_word(ix, map, wi + k);
+		all &= w[k];
+	}
+	return all;
 }
 
 static bool bit_used(const struct modern_index *ix, const unsigned long *map, unsigned long p)
@@ -441,10 +449,8 @@ static uint32_t block_value(const struct modern_index *ix, const unsigned long *
 	unsigned long w[BLOCK_WORDS], carry = 0, best = 0, len, k;
 	bool leading = true;
 
-	load_block(ix, map, b, w);
-	for (len = ~0UL, k = 0; k < BLOCK_WORDS; k++)
-		len &= w[k];
-	if (len == ~0UL)	/* all used: the usual end of a claim in a full region */
+	/* All used: the usual end of a claim in a full region. */
+	if (load_block(ix, map, b, w) == ~0UL)
 		return 0;
 	for (k = 0; k < BLOCK_WORDS; k++) {
 		if (!w[k]) {
