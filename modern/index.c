@@ -490,27 +490,35 @@ static uint32_t node_max(const struct modern_index *ix, unsigned int l, unsigned
 		       max_u32(max_u32(c[4], c[5]), max_u32(c[6], c[7])));
 }
 
-/* Block @b's value becomes @v: carry the change up while it moves a maximum. */
+/* Block @b's value becomes @v: carry the change up while it moves a maximum.
+ * The level count is read once: the stores are to uint32_t, which could
+ * alias it, so the compiler would otherwise reload it every level. */
 static void put_block(struct modern_index *ix, unsigned long b, uint32_t v)
 {
-	uint32_t old = ix->max[0][b], p;
+	const unsigned int nlevels = ix->nlevels;
+	uint32_t old = ix->max[0][b];
 	unsigned long i = b;
 	unsigned int l;
 
 	ix->max[0][b] = v;
-	for (l = 1; l < ix->nlevels && v != old; l++) {
-		i /= FAN;
-		p = ix->max[l][i];
-		if (v > old) {
-			if (p >= v)
+	if (v > old) {
+		/* Up to the first ancestor already as large. */
+		for (l = 1; l < nlevels; l++) {
+			i /= FAN;
+			if (ix->max[l][i] >= v)
 				return;
-		} else {
-			if (p > old)
-				return;	/* the maximum is another child's */
-			v = node_max(ix, l, i);
+			ix->max[l][i] = v;
 		}
+		return;
+	}
+	/* Down: while the ancestor's maximum was this child's (it equals the
+	 * old value; a larger one came from elsewhere), and still moves. */
+	for (l = 1; l < nlevels && v != old; l++) {
+		i /= FAN;
+		if (ix->max[l][i] > old)
+			return;
+		v = node_max(ix, l, i);
 		ix->max[l][i] = v;
-		old = p;
 	}
 }
 
