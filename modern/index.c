@@ -812,7 +812,7 @@ static unsigned long block_find(const struct modern_index *ix, const unsigned lo
 				unsigned long b, unsigned long lo, unsigned long nr)
 {
 	unsigned long wi = lo / BPL, wend = (b + 1) * BLOCK_WORDS, w, x, end;
-	unsigned long carry = 0;
+	unsigned long carry = 0, below = (1UL << (lo % BPL)) - 1;	/* in lo's word */
 	unsigned int lead;
 
 	/* A window longer than a block can only be in the block's last run,
@@ -828,10 +828,8 @@ static unsigned long block_find(const struct modern_index *ix, const unsigned lo
 		}
 		wi = wend;
 	}
-	for (; wi < wend; wi++) {
-		w = used_word(ix, map, wi);
-		if (lo > wi * BPL)
-			w |= (1UL << (lo % BPL)) - 1;
+	for (; wi < wend; wi++, below = 0) {
+		w = used_word(ix, map, wi) | below;
 		if (w == ~0UL) {
 			carry = 0;
 			continue;
