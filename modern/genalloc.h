@@ -21,7 +21,8 @@
  *   (modern/chunkdir.c).  Every built-in algorithm is answered in
  *   O(log n) instead of the kernel's scan from bit 0, and a request skips
  *   the chunks that cannot hold it.  Allocation and free take the pool's
- *   mutex.
+ *   lock (a futex lock: one atomic instruction to take, one to drop,
+ *   uncontended).
  *   Lock-free: the kernel's own path.  The bitmap is searched linearly and
  *   claimed word by word with compare-and-swap; free releases the same way.
  *   No lock, async-signal-safe, cost linear in the chunk size.
@@ -59,7 +60,7 @@
  *   Only in lock-free mode: gen_pool_alloc*(), gen_pool_free*(),
  *   gen_pool_dma_alloc*() (not zalloc) take no lock and call no allocator,
  *   so they may be called from a signal handler, even one interrupting the
- *   same call on the same pool.  In indexed mode they take the pool's mutex
+ *   same call on the same pool.  In indexed mode they take the pool's lock
  *   (and the first best fit on a chunk allocates its size classes): a
  *   handler that interrupts one of them and allocates from the same pool
  *   deadlocks.  In both modes gen_pool_virt_to_phys(), gen_pool_has_addr(),
@@ -598,7 +599,7 @@ static inline void gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo,
  * @lockless: false (the default): indexed mode.  Every built-in algorithm
  *            is answered by an index of each chunk's free runs in
  *            O(log n), with exactly the kernel's placement; allocation and
- *            free take the pool's mutex.
+ *            free take the pool's lock.
  *            true: the kernel's own path.  Allocation searches the bitmap
  *            linearly and claims it with compare-and-swap, free releases
  *            with compare-and-swap; neither takes a lock, and both are
