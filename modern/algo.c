@@ -187,13 +187,15 @@ static unsigned long fixed_bit(const struct gen_pool_chunk *chunk, unsigned long
 }
 
 bool modern_algo_indexed(genpool_algo_t algo, void *data, struct gen_pool *pool,
-			 struct gen_pool_chunk *chunk, unsigned long nr, unsigned long *bit)
+			 struct gen_pool_chunk *chunk, unsigned long nr, unsigned long *bit,
+			 unsigned long *run_end)
 {
 	struct modern_index *ix = chunk->index;
 	unsigned long mask, off;
 
+	*run_end = MODERN_INDEX_NONE;
 	if (algo == gen_pool_first_fit) {
-		*bit = modern_index_find(ix, chunk->bits, 0, nr);
+		*bit = modern_index_find_first(ix, chunk->bits, nr, run_end);
 	} else if (algo == gen_pool_best_fit) {
 		*bit = modern_index_best_fit(ix, chunk->bits, nr);
 	} else if (algo == gen_pool_first_fit_order_align) {

@@ -32,6 +32,9 @@ bool modern_algo_data_ok(genpool_algo_t algo, const void *data,
  * @chunk: the chunk, with an index that matches its bitmap
  * @nr:    granules wanted
  * @bit:   receives the first granule, or a value >= chunk->nbits for none
+ * @run_end: receives, when the search learnt it, the end of the free run
+ *         that @bit starts (for modern_index_claim_run()), else
+ *         MODERN_INDEX_NONE
  *
  * Gives exactly what @algo(chunk->bits, chunk->nbits, 0, @nr, ...) returns
  * (a failure being any value >= nbits), without scanning the bitmap.
@@ -39,6 +42,7 @@ bool modern_algo_data_ok(genpool_algo_t algo, const void *data,
  * Return: false if @algo is not a built-in algorithm (@bit untouched).
  */
 bool modern_algo_indexed(genpool_algo_t algo, void *data, struct gen_pool *pool,
-			 struct gen_pool_chunk *chunk, unsigned long nr, unsigned long *bit);
+			 struct gen_pool_chunk *chunk, unsigned long nr, unsigned long *bit,
+			 unsigned long *run_end);
 
 #endif /* GENALLOC_MODERN_ALGO_INTERNAL_H */

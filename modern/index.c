@@ -743,14 +743,14 @@ static struct run released(struct modern_index *ix, const unsigned long *map,
 	return merged;
 }
 
-/* Bits [a, b) were claimed out of the run [s, e), leaving [s, a) and [b, e);
- * returns [s, e). */
+/* Bits up to @b were claimed out of the free run @was = [s, e), leaving
+ * [s, a) and [b, e); returns @was.  The caller found the run's ends. */
 static struct run claimed(struct modern_index *ix, const unsigned long *map,
-			  unsigned long a, unsigned long b)
+			  unsigned long b, struct run was)
 {
-	unsigned long s = run_start(ix, map, a), e = next_used(ix, map, b);
+	unsigned long s = was.start, e = was.end;
 	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
-	struct run rest = { b, e }, was = { s, e };
+	struct run rest = { b, e };
 
 	if (ix->max[0][bs] == e - s)
 		put_block(ix, bs, block_value(ix, map, bs, &rest));
@@ -764,17 +764,29 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 {
 	unsigned long end = start + nr;
 	bool claim = bit_used(ix, map, start);
-
 	struct run r;
 
 	if (claim) {
 		full_claim(ix, start, end);
-		r = claimed(ix, map, start, end);
+		r.start = run_start(ix, map, start);
+		r.end = next_used(ix, map, end);
+		r = claimed(ix, map, end, r);
 	} else {
 		r = released(ix, map, start, end);
 	}
 	if (ix->sc)
 		modern_sc_update(ix->sc, r.start, r.end, start, nr, claim);
+}
+
+void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
+			    unsigned long start, unsigned long nr, unsigned long run_end)
+{
+	struct run r = { start, run_end };
+
+	full_claim(ix, start, start + nr);
+	r = claimed(ix, map, start + nr, r);
+	if (ix->sc)
+		modern_sc_update(ix->sc, r.start, r.end, start, nr, true);
 }
 
 bool modern_index_verify(const struct modern_index *ix, const unsigned long *map)
@@ -809,7 +821,8 @@ unsigned long modern_index_longest(const struct modern_index *ix)
  * window past its end.
  */
 static unsigned long block_find(const struct modern_index *ix, const unsigned long *map,
-				unsigned long b, unsigned long lo, unsigned long nr)
+				unsigned long b, unsigned long lo, unsigned long nr,
+				unsigned long *run_end)
 {
 	unsigned long wi = lo / BPL, wend = (b + 1) * BLOCK_WORDS, w, x, end;
 	unsigned long carry = 0, below = (1UL << (lo % BPL)) - 1;	/* in lo's word */
@@ -835,23 +848,45 @@ static unsigned long block_find(const struct modern_index *ix, const unsigned lo
 			continue;
 		}
 		lead = ctz_or_bpl(w);
-		if (carry + lead >= nr)
+		if (carry + lead >= nr) {
+			*run_end = w ? wi * BPL + lead : MODERN_INDEX_NONE;
 			return wi * BPL - carry;
+		}
 		if (!w) {
 			carry += BPL;
 			continue;
 		}
 		if (nr < BPL) {
 			x = run_starts(~w, nr);
-			if (x)
-				return wi * BPL + (unsigned long)__builtin_ctzl(x);
+			if (x) {
+				x = (unsigned long)__builtin_ctzl(x);
+				w &= ~0UL << x;	/* the run's end, if in this word */
+				*run_end = w ? wi * BPL + (unsigned long)__builtin_ctzl(w)
+					     : MODERN_INDEX_NONE;
+				return wi * BPL + x;
+			}
 		}
 		carry = clz_or_bpl(w);
 	}
 	end = wend * BPL;
-	if (carry && carry + next_used(ix, map, end) - end >= nr)
-		return end - carry;
+	if (carry) {
+		*run_end = next_used(ix, map, end);
+		if (carry + *run_end - end >= nr)
+			return end - carry;
+	}
 	return MODERN_INDEX_NONE;
+}
+
+unsigned long modern_index_find_first(const struct modern_index *ix, const unsigned long *map,
+				      unsigned long nr, unsigned long *run_end)
+{
+	unsigned long b;
+
+	*run_end = MODERN_INDEX_NONE;
+	if (nr > ix->nbits || modern_index_longest(ix) < nr)
+		return MODERN_INDEX_NONE;
+	b = descend(ix, ix->nlevels - 1, 0, nr);
+	return block_find(ix, map, b, b << BLOCK_SHIFT, nr, run_end);
 }
 
 unsigned long modern_index_find(const struct modern_index *ix, const unsigned long *map,
@@ -859,12 +894,10 @@ unsigned long modern_index_find(const struct modern_index *ix, const unsigned lo
 {
 	unsigned long b, r, e;
 
+	if (lo == 0)
+		return modern_index_find_first(ix, map, nr, &e);
 	if (lo >= ix->nbits || nr > ix->nbits - lo || modern_index_longest(ix) < nr)
 		return MODERN_INDEX_NONE;
-	if (lo == 0) {
-		b = descend(ix, ix->nlevels - 1, 0, nr);
-		return block_find(ix, map, b, b << BLOCK_SHIFT, nr);
-	}
 	/* The run through @lo, the rest of its block, then the tree. */
 	if (!bit_used(ix, map, lo)) {
 		e = next_used(ix, map, lo);
@@ -878,14 +911,14 @@ unsigned long modern_index_find(const struct modern_index *ix, const unsigned lo
 	 * or later: the block's value says whether to scan its rest at all. */
 	b = lo >> BLOCK_SHIFT;
 	if (ix->max[0][b] >= nr) {
-		r = block_find(ix, map, b, lo, nr);
+		r = block_find(ix, map, b, lo, nr, &e);
 		if (r != MODERN_INDEX_NONE)
 			return r;
 	}
 	b = next_block_ge(ix, b, nr);
 	if (b == MODERN_INDEX_NONE)
 		return b;
-	return block_find(ix, map, b, b << BLOCK_SHIFT, nr);
+	return block_find(ix, map, b, b << BLOCK_SHIFT, nr, &e);
 }
 
 unsigned long modern_index_next_used(const struct modern_index *ix,

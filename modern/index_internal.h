@@ -66,6 +66,22 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 			 unsigned long start, unsigned long nr);
 
 /**
+ * modern_index_claim_run() - modern_index_update() for a claim that starts
+ * a free run whose end the caller already knows
+ * @ix:      the index
+ * @map:     the bitmap, already changed
+ * @start:   first claimed bit: the first bit of its free run
+ * @nr:      number of claimed bits, > 0
+ * @run_end: the end of that free run before the claim (its first used bit
+ *           after it, or the map's size), >= @start + @nr
+ *
+ * What first fit claims with modern_index_find_first()'s answer: the update
+ * skips looking for the run's two ends.
+ */
+void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
+			    unsigned long start, unsigned long nr, unsigned long run_end);
+
+/**
  * modern_index_verify() - does every summary match @map?
  *
  * Return: true if the index is exact.  Costs O(bitmap words).
@@ -86,6 +102,24 @@ unsigned long modern_index_longest(const struct modern_index *ix);
  */
 unsigned long modern_index_find(const struct modern_index *ix, const unsigned long *map,
 				unsigned long lo, unsigned long nr);
+
+/**
+ * modern_index_find_first() - modern_index_find(@ix, @map, 0, @nr), and where
+ * the free run it starts ends
+ * @ix:      the index
+ * @map:     its bitmap
+ * @nr:      run length, > 0
+ * @run_end: receives the end of the free run whose first bit is the answer
+ *           (for modern_index_claim_run()) when the search met it on the
+ *           way, else MODERN_INDEX_NONE
+ *
+ * The lowest window always starts its free run: one bit lower would
+ * otherwise be a lower window.
+ *
+ * Return: the run's first bit, or MODERN_INDEX_NONE.
+ */
+unsigned long modern_index_find_first(const struct modern_index *ix, const unsigned long *map,
+				      unsigned long nr, unsigned long *run_end);
 
 /**
  * modern_index_find_aligned() - the lowest run whose start p satisfies

@@ -341,17 +341,24 @@ static bool claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 			  unsigned long *bit)
 {
 	struct modern_index *ix = chunk->index;
+	unsigned long run_end;
 
 	if (!ix)
 		return claim_in_chunk(pool, chunk, nbits, algo, data, bit);
-	if (modern_algo_indexed(algo, data, pool, chunk, nbits, bit)) {
-		if (*bit >= chunk->nbits)
+	if (!modern_algo_indexed(algo, data, pool, chunk, nbits, bit, &run_end)) {
+		if (!claim_in_chunk(pool, chunk, nbits, algo, data, bit))
 			return false;
-		modern_bitmap_set_excl(chunk->bits, *bit, nbits);
-	} else if (!claim_in_chunk(pool, chunk, nbits, algo, data, bit)) {
-		return false;
+		modern_index_update(ix, chunk->bits, *bit, nbits);
+		return true;
 	}
-	modern_index_update(ix, chunk->bits, *bit, nbits);
+	if (*bit >= chunk->nbits)
+		return false;
+	modern_bitmap_set_excl(chunk->bits, *bit, nbits);
+	/* First fit saw where its run ends: the update need not look. */
+	if (run_end != MODERN_INDEX_NONE)
+		modern_index_claim_run(ix, chunk->bits, *bit, nbits, run_end);
+	else
+		modern_index_update(ix, chunk->bits, *bit, nbits);
 	return true;
 }
 

@@ -94,17 +94,34 @@ static unsigned long linear_best(unsigned long *map, unsigned long nbits, unsign
 	return r < nbits ? r : MODERN_INDEX_NONE;
 }
 
+/* What modern_index_find_first() says of its answer's run: it starts there
+ * and, when measured, ends at the next used bit. */
+static void check_run_end(const unsigned long *map, unsigned long nbits, unsigned long first,
+			  unsigned long nr, unsigned long end)
+{
+	if (first == MODERN_INDEX_NONE)
+		return;
+	ck_assert(first == 0 || test_bit(map, first - 1));
+	if (end != MODERN_INDEX_NONE) {
+		EXPECT_EQ(end, modern_find_next_bit(map, nbits, first));
+		ck_assert_uint_ge(end, first + nr);
+	}
+}
+
 /* Every query of one index against the linear search, on one bitmap. */
 static void compare_queries(struct modern_index *ix, unsigned long *map,
 			    unsigned long nbits, unsigned long long *rng, int rounds)
 {
-	unsigned long lo, nr, mask, off;
+	unsigned long lo, nr, mask, off, first, end;
 	int r;
 
 	for (r = 0; r < rounds; r++) {
 		nr = 1 + test_rng_below(rng, test_rng_below(rng, 4) ? 70 : nbits);
 		lo = test_rng_below(rng, 3) ? 0 : test_rng_below(rng, nbits);
 		EXPECT_EQ(modern_index_find(ix, map, lo, nr), linear_first(map, nbits, lo, nr, 0, 0));
+		first = modern_index_find_first(ix, map, nr, &end);
+		EXPECT_EQ(first, linear_first(map, nbits, 0, nr, 0, 0));
+		check_run_end(map, nbits, first, nr, end);
 		mask = (1UL << test_rng_below(rng, 8)) - 1;
 		off = test_rng_below(rng, mask + 1);
 		EXPECT_EQ(modern_index_find_aligned(ix, map, nr, mask, off),
@@ -146,6 +163,58 @@ START_TEST(queries_match_linear_search)
 	modern_index_update(ix, map, 0, nbits);
 	EXPECT_EQ(modern_index_longest(ix), 0);
 	EXPECT_EQ(modern_index_find(ix, map, 0, 1), MODERN_INDEX_NONE);
+	modern_index_destroy(ix);
+	free(map);
+}
+END_TEST
+
+/*
+ * First fit's claims as the pool makes them: the answer of
+ * modern_index_find_first() claimed with modern_index_claim_run() when the
+ * search measured its run (else modern_index_update()), between random
+ * releases; the index stays exact at every step.
+ */
+START_TEST(first_fit_claims_with_known_run_stay_exact)
+{
+	unsigned long long rng = 0xc1a1 + (unsigned long long)_i;
+	unsigned long nbits = awkward[_i], *map, nr, p, end, lo, len, known = 0;
+	struct modern_index *ix;
+	int step;
+
+	map = calloc(modern_bits_to_longs(nbits), sizeof(long));
+	ck_assert_ptr_nonnull(map);
+	ix = modern_index_create(map, nbits);
+	ck_assert_ptr_nonnull(ix);
+	random_map(ix, map, nbits, &rng);
+	for (step = 0; step < 400; step++) {
+		if (test_rng_below(&rng, 3)) {
+			nr = 1 + test_rng_below(&rng, test_rng_below(&rng, 4) ? 70 : nbits / 4 + 1);
+			p = modern_index_find_first(ix, map, nr, &end);
+			EXPECT_EQ(p, linear_first(map, nbits, 0, nr, 0, 0));
+			check_run_end(map, nbits, p, nr, end);
+			if (p == MODERN_INDEX_NONE)
+				continue;
+			modern_bitmap_set(map, p, nr);
+			if (end != MODERN_INDEX_NONE) {
+				modern_index_claim_run(ix, map, p, nr, end);
+				known++;
+			} else {
+				modern_index_update(ix, map, p, nr);
+			}
+		} else {
+			/* Release a used stretch, whole: every bit flips. */
+			lo = modern_find_next_bit(map, nbits, test_rng_below(&rng, nbits));
+			if (lo >= nbits)
+				continue;
+			len = modern_find_next_zero_bit(map, nbits, lo) - lo;
+			len = 1 + test_rng_below(&rng, len);
+			modern_bitmap_clear(map, lo, len);
+			modern_index_update(ix, map, lo, len);
+		}
+		ck_assert(modern_index_verify(ix, map));
+	}
+	/* The measured path must actually have run. */
+	ck_assert_uint_gt(known, 0);
 	modern_index_destroy(ix);
 	free(map);
 }
@@ -433,6 +502,7 @@ Suite *modern_index_suite(void)
 	TCase *tc = tcase_create("index");
 
 	tcase_add_loop_test(tc, queries_match_linear_search, 0, (int)NR_AWKWARD);
+	tcase_add_loop_test(tc, first_fit_claims_with_known_run_stay_exact, 0, (int)NR_AWKWARD);
 	tcase_add_test(tc, single_bit_updates_stay_exact);
 	tcase_add_test(tc, bookkeeping_within_an_eighth_of_the_bitmap);
 	tcase_add_loop_test(tc, indexed_pool_places_as_the_kernel, 0, 8);
