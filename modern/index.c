@@ -196,16 +196,35 @@ static unsigned long run_starts(unsigned long f, unsigned long nr)
 	return f;
 }
 
-/* The first used (@flip 0) or free (@flip ~0UL) bit at or after @p in @p's
- * block, or the block's end. */
-static inline unsigned long find_in_block(const struct modern_index *ix, const unsigned long *map,
-				   unsigned long p, unsigned long flip)
+/* find_in_block() in the block that holds the chunk's last word, whose
+ * words past the chunk read as used: out of line, so that the common case
+ * tests for it once rather than at every word. */
+static __attribute__((noinline)) unsigned long
+find_in_last_block(const struct modern_index *ix, const unsigned long *map, unsigned long p,
+		   unsigned long flip)
 {
 	unsigned long wi = p / BPL, wend = (p / BLOCK_BITS + 1) * BLOCK_WORDS;
 	unsigned long w = (used_word(ix, map, wi) ^ flip) & (~0UL << (p % BPL));
 
 	while (!w && ++wi < wend)
 		w = used_word(ix, map, wi) ^ flip;
+	return w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : wend * BPL;
+}
+
+/* The first used (@flip 0) or free (@flip ~0UL) bit at or after @p in @p's
+ * block, or the block's end. */
+static inline unsigned long find_in_block(const struct modern_index *ix, const unsigned long *map,
+				   unsigned long p, unsigned long flip)
+{
+	unsigned long wi = p / BPL, wend = (p / BLOCK_BITS + 1) * BLOCK_WORDS, w;
+
+	if (wend >= ix->nwords)
+		return find_in_last_block(ix, map, p, flip);
+	w = (atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed) ^
+	     flip) & (~0UL << (p % BPL));
+	while (!w && ++wi < wend)
+		w = atomic_load_explicit((const _Atomic unsigned long *)&map[wi],
+					 memory_order_relaxed) ^ flip;
 	return w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : wend * BPL;
 }
 
