@@ -94,7 +94,8 @@
 /**
  * struct modern_index - the index of one bitmap
  * @nbits:   bits in the bitmap
- * @nwords:  words in the bitmap
+ * @lastw:   the bitmap's last word (its number of words - 1), where the
+ *           bits past the chunk begin
  * @pad:     the bits of the last word past the chunk, which read as used
  * @nlevels: levels of the max tree, blocks included; the last has one node
  * @count:   nodes per level of the max tree
@@ -110,7 +111,7 @@
  */
 struct modern_index {
 	unsigned long nbits;
-	unsigned long nwords;
+	unsigned long lastw;
 	unsigned long pad;
 	unsigned int nlevels;
 	unsigned long count[MAX_LEVELS];
@@ -138,8 +139,8 @@ static unsigned long used_word(const struct modern_index *ix, const unsigned lon
 			       unsigned long wi)
 {
 	/* One test on the common path: only the last word and beyond are odd. */
-	if (wi >= ix->nwords - 1)
-		return wi >= ix->nwords ? ~0UL : ix->pad | atomic_load_explicit(
+	if (wi >= ix->lastw)
+		return wi > ix->lastw ? ~0UL : ix->pad | atomic_load_explicit(
 			(const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
 	return atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
 }
@@ -151,7 +152,7 @@ static unsigned long load_block(const struct modern_index *ix, const unsigned lo
 {
 	unsigned long wi = b * BLOCK_WORDS, all = ~0UL, k;
 
-	if (wi + BLOCK_WORDS < ix->nwords) {
+	if (wi + BLOCK_WORDS <= ix->lastw) {
 		/* Unrolled: eight loads and ANDs, no loop, no stack copy. */
 #pragma GCC unroll 8
 		for (k = 0; k < BLOCK_WORDS; k++) {
@@ -218,7 +219,7 @@ static inline unsigned long find_in_block(const struct modern_index *ix, const u
 {
 	unsigned long wi = p / BPL, wend = (p / BLOCK_BITS + 1) * BLOCK_WORDS, w;
 
-	if (wend >= ix->nwords)
+	if (wend > ix->lastw)
 		return find_in_last_block(ix, map, p, flip);
 	w = (atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed) ^
 	     flip) & (~0UL << (p % BPL));
@@ -666,7 +667,7 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 	if (!ix)
 		return NULL;
 	ix->nbits = nbits;
-	ix->nwords = modern_bits_to_longs(nbits);
+	ix->lastw = modern_bits_to_longs(nbits) - 1;
 	ix->pad = nbits % BPL ? ~0UL << (nbits % BPL) : 0;
 	ix->nlevels = plan(nbits, ix->count, &ix->nfull, ix->fwords);
 	/* Words first: they need the stricter alignment. */
