@@ -285,20 +285,19 @@ static void full_summarise(struct modern_index *ix, unsigned int l, unsigned lon
 /* Blocks [@lo, @hi) became all free (@v) or not; true if a bit changed. */
 static bool full_assign(struct modern_index *ix, unsigned long lo, unsigned long hi, bool v)
 {
-	unsigned long wi, m, old;
-	bool changed = false;
+	unsigned long wi = lo / BPL, wlast = (hi - 1) / BPL, m = ~0UL << (lo % BPL);
+	unsigned long old, diff = 0;
 
-	for (wi = lo / BPL; wi * BPL < hi; wi++) {
-		m = ~0UL;
-		if (lo > wi * BPL)
-			m &= ~0UL << (lo % BPL);
-		if (hi < (wi + 1) * BPL)
-			m &= ~0UL >> (BPL - hi % BPL);
+	/* Usually one word: its masks are made once, outside any loop. */
+	for (;; wi++, m = ~0UL) {
+		if (wi == wlast)
+			m &= ~0UL >> (BPL - 1 - (hi - 1) % BPL);
 		old = ix->full[0][wi];
 		ix->full[0][wi] = v ? old | m : old & ~m;
-		changed |= ix->full[0][wi] != old;
+		diff |= ix->full[0][wi] ^ old;
+		if (wi == wlast)
+			return diff != 0;
 	}
-	return changed;
 }
 
 /* Bits [@a, @b) were claimed: none of the blocks they touch is all free
