@@ -583,13 +583,15 @@ static unsigned long first_ge(const struct modern_index *ix, unsigned int l,
 	return mask ? g + (unsigned long)__builtin_ctz(mask) : end;
 }
 
-/* Node (@l, @i) has value >= @nr: the leftmost block below it that has. */
+/* Node (@l, @i) has value >= @nr: the leftmost block below it that has.
+ * Every node on the way has such a child, so each level is one mask and
+ * its lowest bit (the bit past the node only keeps ctz defined). */
 static unsigned long descend(const struct modern_index *ix, unsigned int l, unsigned long i,
 			     unsigned long nr)
 {
 	while (l-- > 0) {
 		i *= FAN;
-		i = first_ge(ix, l, i, i + FAN, nr);
+		i += (unsigned long)__builtin_ctz(ge_mask(&ix->max[l][i], nr) | 1U << FAN);
 	}
 	return i;
 }
