@@ -837,15 +837,38 @@ unsigned long modern_index_longest(const struct modern_index *ix)
 /* ------------------------------------------------------------ first fit */
 
 /*
+ * block_find()'s last resort, out of line to keep its word loop lean: the
+ * window in the block's last run, whose @carry bits end the block.
+ */
+static __attribute__((noinline)) unsigned long
+last_run_find(const struct modern_index *ix, const unsigned long *map, unsigned long b,
+	      unsigned long lo, unsigned long nr, unsigned long carry, unsigned long *run_end)
+{
+	unsigned long end = (b + 1) << BLOCK_SHIFT;
+
+	if (lo == b << BLOCK_SHIFT) {
+		/* The whole block was searched and no run ending in it holds
+		 * @nr, yet its value (the callers' reason to come) does: the
+		 * longest run is the last one, and its length is that value. */
+		*run_end = end - carry + ix->max[0][b];
+		return end - carry;
+	}
+	*run_end = next_used(ix, map, end);
+	return carry + *run_end - end >= nr ? end - carry : MODERN_INDEX_NONE;
+}
+
+/*
  * The lowest window of @nr free bits that starts in block @b at or after
  * bit @lo (bits below @lo read as used); the block's last run may carry the
- * window past its end.
+ * window past its end.  The block's value must be at least @nr, and when
+ * @lo is the block's first bit, bit @lo used or the run through it shorter
+ * than @nr (as the tree's descent and modern_index_find() guarantee).
  */
 static unsigned long block_find(const struct modern_index *ix, const unsigned long *map,
 				unsigned long b, unsigned long lo, unsigned long nr,
 				unsigned long *run_end)
 {
-	unsigned long wi = lo / BPL, wend = (b + 1) * BLOCK_WORDS, w, x, end;
+	unsigned long wi = lo / BPL, wend = (b + 1) * BLOCK_WORDS, w, x;
 	unsigned long carry = 0, below = (1UL << (lo % BPL)) - 1;	/* in lo's word */
 	unsigned int lead;
 
@@ -889,13 +912,7 @@ static unsigned long block_find(const struct modern_index *ix, const unsigned lo
 		}
 		carry = clz_or_bpl(w);
 	}
-	end = wend * BPL;
-	if (carry) {
-		*run_end = next_used(ix, map, end);
-		if (carry + *run_end - end >= nr)
-			return end - carry;
-	}
-	return MODERN_INDEX_NONE;
+	return carry ? last_run_find(ix, map, b, lo, nr, carry, run_end) : MODERN_INDEX_NONE;
 }
 
 unsigned long modern_index_find_first(const struct modern_index *ix, const unsigned long *map,
