@@ -300,21 +300,15 @@ static bool full_assign(struct modern_index *ix, unsigned long lo, unsigned long
 	}
 }
 
-/* Bits [@a, @b) were claimed: none of the blocks they touch is all free
- * now.  The summaries above change only if one of them was. */
-static void full_claim(struct modern_index *ix, unsigned long a, unsigned long b)
-{
-	unsigned long lo = a >> BLOCK_SHIFT, hi = ((b - 1) >> BLOCK_SHIFT) + 1;
-
-	if (full_assign(ix, lo, hi, false))
-		full_summarise(ix, 0, lo / BPL, (hi - 1) / BPL + 1);
-}
-
-/* Bits [@a, @b) were released into the free run [@s, @e): of the blocks
- * they touch, those [@s, @e) covers whole are all free now.  Knowing the
- * run saves reading the edge blocks. */
-static void full_release(struct modern_index *ix, unsigned long a, unsigned long b,
-			 unsigned long s, unsigned long e)
+/*
+ * Bits [@a, @b) were claimed out of (@v false) or released into (@v true)
+ * the free run [@s, @e).  Only the blocks the run covers whole can change:
+ * they were all free before a claim, and are after a release; every other
+ * block the range touches holds a used bit either way.  Knowing the run
+ * saves reading the edge blocks, and most claims touch no such block.
+ */
+static void full_update(struct modern_index *ix, unsigned long a, unsigned long b,
+			unsigned long s, unsigned long e, bool v)
 {
 	unsigned long lo = a >> BLOCK_SHIFT, hi = ((b - 1) >> BLOCK_SHIFT) + 1;
 	/* A run ending at nbits stops short of a partial last block, whose
@@ -323,7 +317,7 @@ static void full_release(struct modern_index *ix, unsigned long a, unsigned long
 
 	lo = lo > first ? lo : first;
 	hi = hi < last ? hi : last;
-	if (lo < hi && full_assign(ix, lo, hi, true))
+	if (lo < hi && full_assign(ix, lo, hi, v))
 		full_summarise(ix, 0, lo / BPL, (hi - 1) / BPL + 1);
 }
 
@@ -755,7 +749,7 @@ static struct run released(struct modern_index *ix, const unsigned long *map,
 	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
 	struct run merged = { s, e };
 
-	full_release(ix, a, b, s, e);
+	full_update(ix, a, b, s, e, true);
 	/* The run that started at b is now part of the one from s. */
 	if (e > b && bb != bs && ix->max[0][bb] == e - b)
 		put_block(ix, bb, block_value(ix, map, bb, &merged));
@@ -788,9 +782,11 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 	struct run r;
 
 	if (claim) {
-		full_claim(ix, start, end);
+		/* The run's ends lie outside the claimed blocks, or in their
+		 * words, so they can be found before the full map is told. */
 		r.start = run_start(ix, map, start);
 		r.end = next_used(ix, map, end);
+		full_update(ix, start, end, r.start, r.end, false);
 		r = claimed(ix, map, end, r);
 	} else {
 		r = released(ix, map, start, end);
@@ -804,7 +800,7 @@ void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
 {
 	struct run r = { start, run_end };
 
-	full_claim(ix, start, start + nr);
+	full_update(ix, start, start + nr, start, run_end, false);
 	r = claimed(ix, map, start + nr, r);
 	if (ix->sc)
 		modern_sc_update(ix->sc, r.start, r.end, start, nr, true);
