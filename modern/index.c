@@ -491,7 +491,10 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 	return a > b ? a : b;
 }
 
-static uint32_t node_max(const struct modern_index *ix, unsigned int l, unsigned long i)
+/* Inlined: put_block() calls it at every level it lowers, and the call
+ * cost a fifth of the work (callgrind). */
+static inline __attribute__((always_inline)) uint32_t
+node_max(const struct modern_index *ix, unsigned int l, unsigned long i)
 {
 	const uint32_t *c = &ix->max[l - 1][i * FAN];
 
