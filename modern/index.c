@@ -864,10 +864,12 @@ last_run_find(const struct modern_index *ix, const unsigned long *map, unsigned 
  * window past its end.  The block's value must be at least @nr, and when
  * @lo is the block's first bit, bit @lo used or the run through it shorter
  * than @nr (as the tree's descent and modern_index_find() guarantee).
+ * Inlined: first fit's search is then one function from root to window
+ * (callgrind: 13 to 21 fewer instructions a pair, for 1 KiB of code).
  */
-static unsigned long block_find(const struct modern_index *ix, const unsigned long *map,
-				unsigned long b, unsigned long lo, unsigned long nr,
-				unsigned long *run_end)
+static inline __attribute__((always_inline)) unsigned long
+block_find(const struct modern_index *ix, const unsigned long *map, unsigned long b,
+	   unsigned long lo, unsigned long nr, unsigned long *run_end)
 {
 	unsigned long wi = lo / BPL, wend = (b + 1) * BLOCK_WORDS, w, x;
 	unsigned long carry = 0, below = (1UL << (lo % BPL)) - 1;	/* in lo's word */
