@@ -764,9 +764,10 @@ static struct run released(struct modern_index *ix, const unsigned long *map,
 }
 
 /* Bits up to @b were claimed out of the free run @was = [s, e), leaving
- * [s, a) and [b, e); returns @was.  The caller found the run's ends. */
-static struct run claimed(struct modern_index *ix, const unsigned long *map,
-			  unsigned long b, struct run was)
+ * [s, a) and [b, e); returns @was.  The caller found the run's ends.
+ * Inlined: once a pair, and its run is passed in registers then. */
+static inline __attribute__((always_inline)) struct run
+claimed(struct modern_index *ix, const unsigned long *map, unsigned long b, struct run was)
 {
 	unsigned long s = was.start, e = was.end;
 	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
