@@ -508,8 +508,12 @@ node_max(const struct modern_index *ix, unsigned int l, unsigned long i)
 
 /* Block @b's value becomes @v: carry the change up while it moves a maximum.
  * The level count is read once: the stores are to uint32_t, which could
- * alias it, so the compiler would otherwise reload it every level. */
-static void put_block(struct modern_index *ix, unsigned long b, uint32_t v)
+ * alias it, so the compiler would otherwise reload it every level.
+ * Inlined at its four callers, which each know which way the value goes
+ * (callgrind: 11 fewer instructions a pair; the rising walk alone inline
+ * and the falling one out of line saved 2). */
+static inline __attribute__((always_inline)) void
+put_block(struct modern_index *ix, unsigned long b, uint32_t v)
 {
 	const unsigned int nlevels = ix->nlevels;
 	uint32_t old = ix->max[0][b];
