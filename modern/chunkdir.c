@@ -25,32 +25,6 @@
 
 #include "index_internal.h"
 
-struct addr_entry {
-	unsigned long start;
-	unsigned long end;
-	size_t slot;
-};
-
-/**
- * struct modern_chunk_dir - see the file comment
- * @n:       chunks
- * @cap:     slots allocated (a power of two, or 0)
- * @chunk:   chunk per slot
- * @tree:    max-tree, leaves at @cap + slot; 2 * @cap entries
- * @by_addr: @n entries sorted by start address
- */
-struct modern_chunk_dir {
-	size_t n, cap;
-	struct gen_pool_chunk **chunk;
-	unsigned long *tree;
-	struct addr_entry *by_addr;
-};
-
-static unsigned long value_of(const struct gen_pool_chunk *chunk)
-{
-	return chunk->index ? modern_index_longest(chunk->index) : ~0UL;
-}
-
 static unsigned long max_ul(unsigned long a, unsigned long b)
 {
 	return a > b ? a : b;
@@ -77,22 +51,12 @@ size_t modern_dir_bytes(const struct modern_chunk_dir *dir)
 					  sizeof(*dir->by_addr));
 }
 
-size_t modern_dir_count(const struct modern_chunk_dir *dir)
-{
-	return dir->n;
-}
-
-struct gen_pool_chunk *modern_dir_chunk(const struct modern_chunk_dir *dir, size_t slot)
-{
-	return dir->chunk[slot];
-}
-
 /* Double the slots; the tree is rebuilt from the chunks' indexes. */
 static int grow(struct modern_chunk_dir *dir)
 {
 	size_t cap = dir->cap ? 2 * dir->cap : 8, i;
 	struct gen_pool_chunk **chunk;
-	struct addr_entry *by_addr;
+	struct modern_chunk_dir_entry *by_addr;
 	unsigned long *tree;
 
 	chunk = realloc(dir->chunk, cap * sizeof(*chunk));
@@ -107,7 +71,7 @@ static int grow(struct modern_chunk_dir *dir)
 	if (!tree)
 		return -1;
 	for (i = 0; i < dir->n; i++)
-		tree[cap + i] = value_of(chunk[i]);
+		tree[cap + i] = modern_dir_value(chunk[i]);
 	for (i = cap - 1; i > 0; i--)
 		tree[i] = max_ul(tree[2 * i], tree[2 * i + 1]);
 	free(dir->tree);
@@ -116,59 +80,36 @@ static int grow(struct modern_chunk_dir *dir)
 	return 0;
 }
 
-/* The first entry whose start is above @addr. */
-static size_t upper_bound(const struct modern_chunk_dir *dir, unsigned long addr)
-{
-	size_t lo = 0, hi = dir->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (dir->by_addr[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 int modern_dir_add(struct modern_chunk_dir *dir, struct gen_pool_chunk *chunk)
 {
 	size_t pos;
 
 	if (dir->n == dir->cap && grow(dir))
 		return -1;
-	pos = upper_bound(dir, chunk->start_addr);
+	pos = modern_dir_upper_bound(dir, chunk->start_addr);
 	memmove(&dir->by_addr[pos + 1], &dir->by_addr[pos],
 		(dir->n - pos) * sizeof(*dir->by_addr));
-	dir->by_addr[pos] = (struct addr_entry){ chunk->start_addr, chunk->end_addr, dir->n };
+	dir->by_addr[pos] = (struct modern_chunk_dir_entry){ chunk->start_addr, chunk->end_addr, dir->n };
 	dir->chunk[dir->n] = chunk;
 	dir->n++;
 	modern_dir_refresh(dir, dir->n - 1);
 	return 0;
 }
 
-void modern_dir_refresh(struct modern_chunk_dir *dir, size_t slot)
+void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, unsigned long v)
 {
 	size_t node = dir->cap + slot;
-	unsigned long v = value_of(dir->chunk[slot]);
 
-	if (dir->tree[node] == v)
-		return;
 	dir->tree[node] = v;
 	for (node /= 2; node; node /= 2)
 		dir->tree[node] = max_ul(dir->tree[2 * node], dir->tree[2 * node + 1]);
 }
 
-size_t modern_dir_prev_fit(const struct modern_chunk_dir *dir, size_t slot,
-			   unsigned long nr)
+size_t modern_dir_prev_fit_climb(const struct modern_chunk_dir *dir, size_t slot,
+				 unsigned long nr)
 {
-	size_t node;
+	size_t node = dir->cap + slot;
 
-	if (slot >= dir->n)
-		return MODERN_DIR_NONE;
-	node = dir->cap + slot;
-	if (dir->tree[node] >= nr)
-		return slot;
 	/* Climb until a left sibling holds a fit, then take its rightmost. */
 	for (; node > 1; node /= 2) {
 		if ((node & 1) && dir->tree[node - 1] >= nr) {
@@ -186,7 +127,7 @@ bool modern_dir_verify(const struct modern_chunk_dir *dir)
 	size_t i;
 
 	for (i = 0; i < dir->n; i++) {
-		if (dir->tree[dir->cap + i] != value_of(dir->chunk[i]))
+		if (dir->tree[dir->cap + i] != modern_dir_value(dir->chunk[i]))
 			return false;
 		if (i && dir->by_addr[i - 1].end >= dir->by_addr[i].start)
 			return false;
@@ -197,15 +138,4 @@ bool modern_dir_verify(const struct modern_chunk_dir *dir)
 		if (dir->tree[i] != max_ul(dir->tree[2 * i], dir->tree[2 * i + 1]))
 			return false;
 	return true;
-}
-
-struct gen_pool_chunk *modern_dir_lookup(const struct modern_chunk_dir *dir,
-					 unsigned long addr, size_t *slot)
-{
-	size_t pos = upper_bound(dir, addr);
-
-	if (pos == 0 || addr > dir->by_addr[pos - 1].end)
-		return NULL;
-	*slot = dir->by_addr[pos - 1].slot;
-	return dir->chunk[*slot];
 }

@@ -12,11 +12,34 @@
 #include <stddef.h>
 
 #include "genalloc.h"
+#include "index_internal.h"
 
 /* "No chunk", from modern_dir_prev_fit(). */
 #define MODERN_DIR_NONE (~(size_t)0)
 
-struct modern_chunk_dir;
+struct modern_chunk_dir_entry {
+	unsigned long start;
+	unsigned long end;
+	size_t slot;
+};
+
+/**
+ * struct modern_chunk_dir - see modern/chunkdir.c
+ * @n:       chunks
+ * @cap:     slots allocated (a power of two, or 0)
+ * @chunk:   chunk per slot
+ * @tree:    max-tree, leaves at @cap + slot; 2 * @cap entries
+ * @by_addr: @n entries sorted by start address
+ *
+ * Visible here only so that the per-call accessors below inline into the
+ * pool's alloc and free paths; only chunkdir.c writes it.
+ */
+struct modern_chunk_dir {
+	size_t n, cap;
+	struct gen_pool_chunk **chunk;
+	unsigned long *tree;
+	struct modern_chunk_dir_entry *by_addr;
+};
 
 /** modern_dir_create() - an empty directory, or NULL when out of memory */
 struct modern_chunk_dir *modern_dir_create(void);
@@ -35,25 +58,81 @@ size_t modern_dir_bytes(const struct modern_chunk_dir *dir);
 int modern_dir_add(struct modern_chunk_dir *dir, struct gen_pool_chunk *chunk);
 
 /** modern_dir_count() - number of chunks */
-size_t modern_dir_count(const struct modern_chunk_dir *dir);
+static inline size_t modern_dir_count(const struct modern_chunk_dir *dir)
+{
+	return dir->n;
+}
 
 /** modern_dir_chunk() - the chunk in @slot (0 is the oldest) */
-struct gen_pool_chunk *modern_dir_chunk(const struct modern_chunk_dir *dir, size_t slot);
+static inline struct gen_pool_chunk *modern_dir_chunk(const struct modern_chunk_dir *dir,
+						      size_t slot)
+{
+	return dir->chunk[slot];
+}
+
+/** modern_dir_value() - a chunk's tree value: its longest free run, or
+ * "unknown" (the maximum) without an index */
+static inline unsigned long modern_dir_value(const struct gen_pool_chunk *chunk)
+{
+	return chunk->index ? modern_index_longest(chunk->index) : ~0UL;
+}
+
+/** modern_dir_set_leaf() - store @v as @slot's value and fix its ancestors */
+void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, unsigned long v);
 
 /**
  * modern_dir_refresh() - the chunk in @slot changed: re-read its longest
  * free run from its index
+ *
+ * Most allocations and frees leave a chunk's longest run as it was, so the
+ * comparison is inline and only a change pays for the climb.
  */
-void modern_dir_refresh(struct modern_chunk_dir *dir, size_t slot);
+static inline void modern_dir_refresh(struct modern_chunk_dir *dir, size_t slot)
+{
+	unsigned long v = modern_dir_value(dir->chunk[slot]);
+
+	if (dir->tree[dir->cap + slot] != v)
+		modern_dir_set_leaf(dir, slot, v);
+}
+
+/** modern_dir_prev_fit_climb() - modern_dir_prev_fit() once @slot itself
+ * has been found too short */
+size_t modern_dir_prev_fit_climb(const struct modern_chunk_dir *dir, size_t slot,
+				 unsigned long nr);
 
 /**
  * modern_dir_prev_fit() - the newest chunk at or below @slot that has a
  * free run of at least @nr granules (or no index, so it might)
  *
+ * The chunk in @slot itself usually fits: that test is inline.
+ *
  * Return: its slot, or MODERN_DIR_NONE.
  */
-size_t modern_dir_prev_fit(const struct modern_chunk_dir *dir, size_t slot,
-			   unsigned long nr);
+static inline size_t modern_dir_prev_fit(const struct modern_chunk_dir *dir, size_t slot,
+					 unsigned long nr)
+{
+	if (slot >= dir->n)
+		return MODERN_DIR_NONE;
+	if (dir->tree[dir->cap + slot] >= nr)
+		return slot;
+	return modern_dir_prev_fit_climb(dir, slot, nr);
+}
+
+/** modern_dir_upper_bound() - the first by_addr entry whose start is above @addr */
+static inline size_t modern_dir_upper_bound(const struct modern_chunk_dir *dir,
+					    unsigned long addr)
+{
+	size_t lo = 0, hi = dir->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (dir->by_addr[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 /**
  * modern_dir_lookup() - the chunk holding @addr, by binary search
@@ -61,8 +140,16 @@ size_t modern_dir_prev_fit(const struct modern_chunk_dir *dir, size_t slot,
  *
  * Return: the chunk, or NULL.
  */
-struct gen_pool_chunk *modern_dir_lookup(const struct modern_chunk_dir *dir,
-					 unsigned long addr, size_t *slot);
+static inline struct gen_pool_chunk *modern_dir_lookup(const struct modern_chunk_dir *dir,
+						       unsigned long addr, size_t *slot)
+{
+	size_t pos = modern_dir_upper_bound(dir, addr);
+
+	if (pos == 0 || addr > dir->by_addr[pos - 1].end)
+		return NULL;
+	*slot = dir->by_addr[pos - 1].slot;
+	return dir->chunk[*slot];
+}
 
 /**
  * modern_dir_verify() - do the tree and the address order match the chunks?

@@ -593,7 +593,7 @@ static bool free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 {
 	struct gen_pool_chunk *chunk;
 	unsigned long start, nbits;
-	size_t slot;
+	size_t slot = 0;
 	bool ok;
 
 	modern_lock_acquire(&pool->lock);
