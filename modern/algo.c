@@ -186,25 +186,22 @@ static unsigned long fixed_bit(const struct gen_pool_chunk *chunk, unsigned long
 	return offset_bit;
 }
 
-bool modern_algo_indexed(genpool_algo_t algo, void *data, struct gen_pool *pool,
-			 struct gen_pool_chunk *chunk, unsigned long nr, unsigned long *bit,
-			 unsigned long *run_end)
+bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
+			       struct gen_pool *pool, struct gen_pool_chunk *chunk,
+			       unsigned long nr, unsigned long *bit)
 {
 	struct modern_index *ix = chunk->index;
 	unsigned long mask, off;
 
-	*run_end = MODERN_INDEX_NONE;
-	if (algo == gen_pool_first_fit) {
-		*bit = modern_index_find_first(ix, chunk->bits, nr, run_end);
-	} else if (algo == gen_pool_best_fit) {
+	if (kind == MODERN_ALGO_BEST_FIT) {
 		*bit = modern_index_best_fit(ix, chunk->bits, nr);
-	} else if (algo == gen_pool_first_fit_order_align) {
+	} else if (kind == MODERN_ALGO_ORDER_ALIGN) {
 		*bit = modern_index_find_aligned(ix, chunk->bits, nr,
 						 roundup_pow_of_two((unsigned int)nr) - 1, 0);
-	} else if (algo == gen_pool_first_fit_align) {
+	} else if (kind == MODERN_ALGO_ALIGN) {
 		align_grid(data, pool, chunk->start_addr, &mask, &off);
 		*bit = modern_index_find_aligned(ix, chunk->bits, nr, mask, off);
-	} else if (algo == gen_pool_fixed_alloc) {
+	} else if (kind == MODERN_ALGO_FIXED) {
 		*bit = fixed_bit(chunk, ((const struct genpool_data_fixed *)data)->offset >>
 					pool->min_alloc_order, nr);
 	} else {

@@ -7,6 +7,7 @@
 #define GENALLOC_MODERN_ALGO_INTERNAL_H
 
 #include "genalloc.h"
+#include "index_internal.h"
 
 /**
  * modern_algo_data_ok() - validate a built-in algorithm's data once per call
@@ -25,8 +26,53 @@ bool modern_algo_data_ok(genpool_algo_t algo, const void *data,
 			 const struct gen_pool *pool);
 
 /**
+ * enum modern_algo_kind - which built-in algorithm a genpool_algo_t is
+ * @MODERN_ALGO_USER:        none: the pool runs it on the bitmap
+ * @MODERN_ALGO_FIRST_FIT:   gen_pool_first_fit
+ * @MODERN_ALGO_BEST_FIT:    gen_pool_best_fit
+ * @MODERN_ALGO_ORDER_ALIGN: gen_pool_first_fit_order_align
+ * @MODERN_ALGO_ALIGN:       gen_pool_first_fit_align
+ * @MODERN_ALGO_FIXED:       gen_pool_fixed_alloc
+ *
+ * The indexed path asks "which algorithm?" at several steps of one
+ * allocation; it compares function addresses once and carries the answer.
+ */
+enum modern_algo_kind {
+	MODERN_ALGO_USER,
+	MODERN_ALGO_FIRST_FIT,
+	MODERN_ALGO_BEST_FIT,
+	MODERN_ALGO_ORDER_ALIGN,
+	MODERN_ALGO_ALIGN,
+	MODERN_ALGO_FIXED,
+};
+
+/** modern_algo_kind_of() - classify @algo (the default first) */
+static inline enum modern_algo_kind modern_algo_kind_of(genpool_algo_t algo)
+{
+	if (algo == gen_pool_first_fit)
+		return MODERN_ALGO_FIRST_FIT;
+	if (algo == gen_pool_best_fit)
+		return MODERN_ALGO_BEST_FIT;
+	if (algo == gen_pool_first_fit_order_align)
+		return MODERN_ALGO_ORDER_ALIGN;
+	if (algo == gen_pool_first_fit_align)
+		return MODERN_ALGO_ALIGN;
+	if (algo == gen_pool_fixed_alloc)
+		return MODERN_ALGO_FIXED;
+	return MODERN_ALGO_USER;
+}
+
+/**
+ * modern_algo_indexed_other() - modern_algo_indexed() for every kind but
+ * first fit (@run_end is MODERN_INDEX_NONE for them)
+ */
+bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
+			       struct gen_pool *pool, struct gen_pool_chunk *chunk,
+			       unsigned long nr, unsigned long *bit);
+
+/**
  * modern_algo_indexed() - a built-in algorithm's answer through the index
- * @algo:  the algorithm
+ * @kind:  the algorithm
  * @data:  its data, already validated by modern_algo_data_ok()
  * @pool:  the pool
  * @chunk: the chunk, with an index that matches its bitmap
@@ -36,13 +82,23 @@ bool modern_algo_data_ok(genpool_algo_t algo, const void *data,
  *         that @bit starts (for modern_index_claim_run()), else
  *         MODERN_INDEX_NONE
  *
- * Gives exactly what @algo(chunk->bits, chunk->nbits, 0, @nr, ...) returns
- * (a failure being any value >= nbits), without scanning the bitmap.
+ * Gives exactly what the algorithm(chunk->bits, chunk->nbits, 0, @nr, ...)
+ * returns (a failure being any value >= nbits), without scanning the
+ * bitmap.  First fit, the default, goes straight to the index.
  *
- * Return: false if @algo is not a built-in algorithm (@bit untouched).
+ * Return: false if @kind is MODERN_ALGO_USER (@bit untouched).
  */
-bool modern_algo_indexed(genpool_algo_t algo, void *data, struct gen_pool *pool,
-			 struct gen_pool_chunk *chunk, unsigned long nr, unsigned long *bit,
-			 unsigned long *run_end);
+static inline bool modern_algo_indexed(enum modern_algo_kind kind, void *data,
+				       struct gen_pool *pool, struct gen_pool_chunk *chunk,
+				       unsigned long nr, unsigned long *bit,
+				       unsigned long *run_end)
+{
+	if (kind == MODERN_ALGO_FIRST_FIT) {
+		*bit = modern_index_find_first(chunk->index, chunk->bits, nr, run_end);
+		return true;
+	}
+	*run_end = MODERN_INDEX_NONE;
+	return modern_algo_indexed_other(kind, data, pool, chunk, nr, bit);
+}
 
 #endif /* GENALLOC_MODERN_ALGO_INTERNAL_H */

@@ -337,15 +337,15 @@ static bool claim_in_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk,
  * which bits it claimed.
  */
 static bool claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
-			  unsigned long nbits, genpool_algo_t algo, void *data,
-			  unsigned long *bit)
+			  unsigned long nbits, genpool_algo_t algo,
+			  enum modern_algo_kind kind, void *data, unsigned long *bit)
 {
 	struct modern_index *ix = chunk->index;
 	unsigned long run_end;
 
 	if (!ix)
 		return claim_in_chunk(pool, chunk, nbits, algo, data, bit);
-	if (!modern_algo_indexed(algo, data, pool, chunk, nbits, bit, &run_end)) {
+	if (!modern_algo_indexed(kind, data, pool, chunk, nbits, bit, &run_end)) {
 		if (!claim_in_chunk(pool, chunk, nbits, algo, data, bit))
 			return false;
 		modern_index_update(ix, chunk->bits, *bit, nbits);
@@ -362,23 +362,17 @@ static bool claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 	return true;
 }
 
-static bool builtin_algo(genpool_algo_t algo)
-{
-	return algo == gen_pool_first_fit || algo == gen_pool_best_fit ||
-	       algo == gen_pool_first_fit_order_align || algo == gen_pool_first_fit_align ||
-	       algo == gen_pool_fixed_alloc;
-}
-
 /* Try the chunk in @slot; on success the directory learns its new longest run. */
 static bool alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size,
-			  unsigned long nbits, genpool_algo_t algo, void *data,
+			  unsigned long nbits, genpool_algo_t algo,
+			  enum modern_algo_kind kind, void *data,
 			  unsigned long *addr, void **owner)
 {
 	struct gen_pool_chunk *chunk = modern_dir_chunk(pool->dir, slot);
 	unsigned long bit;
 
 	if (!chunk_may_fit(chunk, size) ||
-	    !claim_indexed(pool, chunk, nbits, algo, data, &bit))
+	    !claim_indexed(pool, chunk, nbits, algo, kind, data, &bit))
 		return false;
 	modern_dir_refresh(pool->dir, slot);
 	*addr = hand_out(pool, chunk, bit, nbits, owner, true);
@@ -402,24 +396,23 @@ static bool filtered_out(const struct chunk_filter *filter, const struct gen_poo
  * longest free run can hold the request; a user algorithm sees them all.
  */
 static unsigned long alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
-				   genpool_algo_t algo, void *data, void **owner,
-				   const struct chunk_filter *filter)
+				   genpool_algo_t algo, enum modern_algo_kind kind,
+				   void *data, void **owner, const struct chunk_filter *filter)
 {
-	bool builtin = builtin_algo(algo);
 	unsigned long addr = 0;
 	size_t slot;
 
 	modern_lock_acquire(&pool->lock);
 	slot = modern_dir_count(pool->dir);
 	while (slot-- > 0) {
-		if (builtin) {
+		if (kind != MODERN_ALGO_USER) {
 			slot = modern_dir_prev_fit(pool->dir, slot, nbits);
 			if (slot == MODERN_DIR_NONE)
 				break;
 		}
 		if (filtered_out(filter, modern_dir_chunk(pool->dir, slot)))
 			continue;
-		if (alloc_in_slot(pool, slot, size, nbits, algo, data, &addr, owner))
+		if (alloc_in_slot(pool, slot, size, nbits, algo, kind, data, &addr, owner))
 			break;
 	}
 	modern_lock_release(&pool->lock);
@@ -431,6 +424,7 @@ static unsigned long pool_alloc(struct gen_pool *pool, size_t size, genpool_algo
 {
 	int order = pool->min_alloc_order;
 	struct gen_pool_chunk *chunk;
+	enum modern_algo_kind kind;
 	unsigned long nbits, bit;
 
 	if (owner)
@@ -442,10 +436,13 @@ static unsigned long pool_alloc(struct gen_pool *pool, size_t size, genpool_algo
 		return 0;
 	if (!algo)
 		algo = gen_pool_first_fit;
-	if (!modern_algo_data_ok(algo, data, pool))
+	kind = modern_algo_kind_of(algo);
+	/* Only these two take data. */
+	if ((kind == MODERN_ALGO_ALIGN || kind == MODERN_ALGO_FIXED) &&
+	    !modern_algo_data_ok(algo, data, pool))
 		return 0;
 	if (!pool->lockless)
-		return alloc_indexed(pool, size, nbits, algo, data, owner, filter);
+		return alloc_indexed(pool, size, nbits, algo, kind, data, owner, filter);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
 		if (chunk_may_fit(chunk, size) && !filtered_out(filter, chunk) &&
 		    claim_in_chunk(pool, chunk, nbits, algo, data, &bit))
