@@ -7,12 +7,18 @@
  * to user algorithms with that type.  The engine itself only touches them
  * through the _Atomic view below, which has the same size and is lock-free,
  * so mixing the two views is a representation no-op and keeps
- * ThreadSanitizer informed of every access.
+ * ThreadSanitizer informed of every access.  The _excl functions run under
+ * the pool's lock in indexed mode, where no access can race, and may use
+ * plain loads and stores (and memset) for speed.
  */
 #include "bitmap_internal.h"
 
 #include <stdatomic.h>
 #include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 _Static_assert(sizeof(_Atomic unsigned long) == sizeof(unsigned long),
 	       "an atomic word must overlay a bitmap word");
@@ -188,41 +194,29 @@ void modern_bitmap_clear(unsigned long *map, unsigned long start, unsigned long 
 	for_each_word(map, start, nr, clear_all);
 }
 
-/* One word's bits @mask set or cleared by the only writer: no RMW needed. */
-static void assign_word(unsigned long *map, unsigned long i, unsigned long mask, int set)
+/* One word's bits @mask set by the only writer: no RMW needed. */
+static void set_word_excl(unsigned long *map, unsigned long i, unsigned long mask)
 {
-	unsigned long w = load_word(map, i);
-
-	atomic_store_explicit(word(map, i), set ? w | mask : w & ~mask, memory_order_relaxed);
-}
-
-static void assign_range(unsigned long *map, unsigned long start, unsigned long nr, int set)
-{
-	unsigned long i = start / BPL, end = start + nr, last = (end - 1) / BPL;
-
-	if (i == last) {
-		assign_word(map, i, first_word_mask(start) & last_word_mask(end), set);
-		return;
-	}
-	assign_word(map, i, first_word_mask(start), set);
-	/* The words between belong to the range whole, and no one else reads
-	 * or writes the map meanwhile: memset's speed (128 words for a 64 KiB
-	 * block at 8-byte granules). */
-	if (last > i + 1)
-		memset(&map[i + 1], set ? 0xff : 0, (last - i - 1) * sizeof(*map));
-	assign_word(map, last, last_word_mask(end), set);
+	atomic_store_explicit(word(map, i), load_word(map, i) | mask, memory_order_relaxed);
 }
 
 void modern_bitmap_set_excl(unsigned long *map, unsigned long start, unsigned long nr)
 {
-	if (nr)
-		assign_range(map, start, nr, 1);
-}
+	unsigned long i = start / BPL, end = start + nr, last = (end - 1) / BPL;
 
-void modern_bitmap_clear_excl(unsigned long *map, unsigned long start, unsigned long nr)
-{
-	if (nr)
-		assign_range(map, start, nr, 0);
+	if (!nr)
+		return;
+	if (i == last) {
+		set_word_excl(map, i, first_word_mask(start) & last_word_mask(end));
+		return;
+	}
+	set_word_excl(map, i, first_word_mask(start));
+	/* The words between belong to the range whole, and no one else reads
+	 * or writes the map meanwhile: memset's speed (128 words for a 64 KiB
+	 * block at 8-byte granules). */
+	if (last > i + 1)
+		memset(&map[i + 1], 0xff, (last - i - 1) * sizeof(*map));
+	set_word_excl(map, last, last_word_mask(end));
 }
 
 bool modern_bitmap_all_set(const unsigned long *map, unsigned long start, unsigned long nr)
@@ -241,6 +235,51 @@ bool modern_bitmap_all_set(const unsigned long *map, unsigned long start, unsign
 	for (; i < last; i++)
 		clear |= ~load_word(map, i);
 	return !clear;
+}
+
+/*
+ * Are words [@i, @last) all ones?  Plain loads: the caller excludes every
+ * writer, and two 16-byte loads a step halve the scalar loop's work.
+ */
+static bool words_all_ones_excl(const unsigned long *map, unsigned long i, unsigned long last)
+{
+	unsigned long acc = ~0UL;
+#if defined(__SSE2__)
+	const __m128i ones = _mm_set1_epi32(-1);
+	__m128i v = ones;
+
+	for (; i + 4 <= last; i += 4)
+		v = _mm_and_si128(v, _mm_and_si128(
+			_mm_loadu_si128((const __m128i *)(const void *)&map[i]),
+			_mm_loadu_si128((const __m128i *)(const void *)&map[i + 2])));
+	if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, ones)) != 0xffff)
+		return false;
+#endif
+	for (; i < last; i++)
+		acc &= map[i];
+	return acc == ~0UL;
+}
+
+bool modern_bitmap_release_excl(unsigned long *map, unsigned long start, unsigned long nr)
+{
+	unsigned long i = start / BPL, end = start + nr, last = (end - 1) / BPL;
+	unsigned long head = first_word_mask(start), tail = last_word_mask(end);
+
+	if (i == last) {
+		head &= tail;
+		if ((map[i] & head) != head)
+			return false;
+		map[i] &= ~head;
+		return true;
+	}
+	if ((map[i] & head) != head || (map[last] & tail) != tail ||
+	    !words_all_ones_excl(map, i + 1, last))
+		return false;
+	map[i] &= ~head;
+	if (last > i + 1)
+		memset(&map[i + 1], 0, (last - i - 1) * sizeof(*map));
+	map[last] &= ~tail;
+	return true;
 }
 
 unsigned long modern_bitmap_set_ll(unsigned long *map, unsigned long start,

@@ -79,9 +79,6 @@ void modern_bitmap_clear(unsigned long *map, unsigned long start, unsigned long 
  */
 void modern_bitmap_set_excl(unsigned long *map, unsigned long start, unsigned long nr);
 
-/** modern_bitmap_clear_excl() - clear bits [@start, @start + @nr), sole writer */
-void modern_bitmap_clear_excl(unsigned long *map, unsigned long start, unsigned long nr);
-
 /**
  * modern_bitmap_set_ll() - claim bits [@start, @start + @nr), word by word
  *
@@ -111,6 +108,19 @@ unsigned long modern_bitmap_clear_ll(unsigned long *map, unsigned long start,
  * words' clear bits together, with no branch per word.
  */
 bool modern_bitmap_all_set(const unsigned long *map, unsigned long start, unsigned long nr);
+
+/**
+ * modern_bitmap_release_excl() - clear bits [@start, @start + @nr) if all
+ * are set (@nr > 0), sole reader and writer
+ *
+ * modern_bitmap_all_set() and a clear in one call, for a caller that
+ * excludes every other access to @map (the pool's lock in indexed mode):
+ * plain loads and stores, the whole words by 16-byte loads and memset().
+ *
+ * Return: true if the range was all set and is now clear; false, with
+ * @map untouched, if any bit of it was clear.
+ */
+bool modern_bitmap_release_excl(unsigned long *map, unsigned long start, unsigned long nr);
 
 /** modern_bitmap_weight() - number of set bits in [0, @size) */
 unsigned long modern_bitmap_weight(const unsigned long *map, unsigned long size);

@@ -547,11 +547,16 @@ struct free_error {
 	const char *msg;
 };
 
+/* The bitmap check's verdict, the same from either mode's release. */
+static const struct free_error already_free = { GENALLOC_EDOUBLEFREE,
+						"part of the range is already free" };
+
 /*
- * Everything that makes a free wrong.  Sets @start/@nbits to the granules to
- * release; returns false and fills @err otherwise.
+ * Everything that makes a free wrong except bits already clear, which each
+ * mode tests its own way.  Sets @start/@nbits to the granules to release;
+ * returns false and fills @err otherwise.
  */
-static bool free_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+static bool free_range_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 		    unsigned long addr, size_t size, struct free_error *err,
 		    unsigned long *start, unsigned long *nbits)
 {
@@ -575,11 +580,6 @@ static bool free_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 	}
 	*start = off >> order;
 	*nbits = n;
-	if (!modern_bitmap_all_set(chunk->bits, *start, n)) {
-		*err = (struct free_error){ GENALLOC_EDOUBLEFREE,
-					    "part of the range is already free" };
-		return false;
-	}
 	return true;
 }
 
@@ -595,9 +595,13 @@ static bool free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 
 	modern_lock_acquire(&pool->lock);
 	chunk = modern_dir_lookup(pool->dir, addr, &slot);
-	ok = free_ok(pool, chunk, addr, size, err, &start, &nbits);
+	ok = free_range_ok(pool, chunk, addr, size, err, &start, &nbits);
+	/* Check and clear in one call: under the lock nothing can intervene. */
+	if (ok && !modern_bitmap_release_excl(chunk->bits, start, nbits)) {
+		*err = already_free;
+		ok = false;
+	}
 	if (ok) {
-		modern_bitmap_clear_excl(chunk->bits, start, nbits);
 		if (chunk->index)
 			modern_index_update(chunk->index, chunk->bits, start, nbits);
 		modern_dir_refresh(pool->dir, slot);
@@ -617,8 +621,12 @@ static bool free_lockless(struct gen_pool *pool, unsigned long addr, size_t size
 	unsigned long start, nbits, remain;
 
 	*found = chunk;
-	if (!free_ok(pool, chunk, addr, size, err, &start, &nbits))
+	if (!free_range_ok(pool, chunk, addr, size, err, &start, &nbits))
 		return false;
+	if (!modern_bitmap_all_set(chunk->bits, start, nbits)) {
+		*err = already_free;
+		return false;
+	}
 	remain = modern_bitmap_clear_ll(chunk->bits, start, nbits);
 	/* Whatever this call did release must be counted back, even when a
 	 * concurrent free of the same block released the rest. */

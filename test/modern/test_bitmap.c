@@ -136,6 +136,52 @@ START_TEST(set_and_clear_every_range)
 END_TEST
 
 /*
+ * The indexed free's check-and-clear, over enough words for its 16-byte
+ * loop and the scalar words after it: it clears exactly the range when all
+ * of it is set (whatever the bits around it), and with any one bit of the
+ * range clear it refuses and leaves the map as it was.
+ */
+#define BIG_WORDS 12
+
+static void release_refused_with_hole(const unsigned long *full, unsigned long start,
+				      unsigned long nr, unsigned long hole)
+{
+	unsigned long map[BIG_WORDS], before[BIG_WORDS];
+
+	memcpy(map, full, sizeof(map));
+	naive_assign(map, hole, 0);
+	memcpy(before, map, sizeof(map));
+	if (modern_bitmap_release_excl(map, start, nr))
+		ck_abort_msg("released [%lu, +%lu) with bit %lu clear", start, nr, hole);
+	EXPECT_MEM_EQ(map, before);
+}
+
+START_TEST(release_excl_every_range_and_hole)
+{
+	unsigned long map[BIG_WORDS], full[BIG_WORDS], want[BIG_WORDS], start, nr;
+	const unsigned long nbits = BIG_WORDS * BPL;
+
+	for (start = 0; start < 2 * BPL; start++)
+		for (nr = 1; start + nr <= nbits; nr++) {
+			/* alternating bits outside the range: neither needed nor touched */
+			memset(full, 0x55, sizeof(full));
+			modern_bitmap_set(full, start, nr);
+			memcpy(want, full, sizeof(want));
+			modern_bitmap_clear(want, start, nr);
+			memcpy(map, full, sizeof(map));
+			if (!modern_bitmap_release_excl(map, start, nr))
+				ck_abort_msg("refused [%lu, +%lu) all set", start, nr);
+			EXPECT_MEM_EQ(map, want);
+			release_refused_with_hole(full, start, nr, start);
+			release_refused_with_hole(full, start, nr, start + nr / 2);
+			release_refused_with_hole(full, start, nr, start + nr - 1);
+			if (nr > 2 * BPL)
+				release_refused_with_hole(full, start, nr, start + nr - 1 - BPL);
+		}
+}
+END_TEST
+
+/*
  * The claim stops at the first word holding a set bit of the range and
  * returns the bits from that word on; earlier words are fully claimed.
  */
@@ -248,6 +294,7 @@ Suite *modern_bitmap_suite(void)
 
 	tcase_add_test(tc, find_next_bit_matches_naive);
 	tcase_add_test(tc, set_and_clear_every_range);
+	tcase_add_test(tc, release_excl_every_range_and_hole);
 	tcase_add_test(tc, set_ll_and_clear_ll_every_range_and_blocker);
 	tcase_add_test(tc, zero_area_matches_naive);
 	tcase_add_test(tc, weight_counts_only_the_size);
