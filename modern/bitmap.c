@@ -200,16 +200,29 @@ static void set_word_excl(unsigned long *map, unsigned long i, unsigned long mas
 	atomic_store_explicit(word(map, i), load_word(map, i) | mask, memory_order_relaxed);
 }
 
-void modern_bitmap_set_excl(unsigned long *map, unsigned long start, unsigned long nr)
+/*
+ * The _excl calls first ask whether [@start, @start + @nr) (0 < @nr) lies in
+ * one word, as every block of up to a word's granules that does not
+ * straddle two does: that case then runs without saved registers, and
+ * longer ranges go to functions of their own, kept out of line so that
+ * their register needs stay there.
+ */
+static inline bool in_one_word(unsigned long start, unsigned long nr)
+{
+	return nr <= BPL - start % BPL;
+}
+
+/* The mask of a range in_one_word() accepted. */
+static inline unsigned long one_word_mask(unsigned long start, unsigned long nr)
+{
+	return (~0UL >> (BPL - nr)) << (start % BPL);
+}
+
+__attribute__((noinline))
+static void set_words_excl(unsigned long *map, unsigned long start, unsigned long nr)
 {
 	unsigned long i = start / BPL, end = start + nr, last = (end - 1) / BPL;
 
-	if (!nr)
-		return;
-	if (i == last) {
-		set_word_excl(map, i, first_word_mask(start) & last_word_mask(end));
-		return;
-	}
 	set_word_excl(map, i, first_word_mask(start));
 	/* The words between belong to the range whole, and no one else reads
 	 * or writes the map meanwhile: memset's speed (128 words for a 64 KiB
@@ -217,6 +230,16 @@ void modern_bitmap_set_excl(unsigned long *map, unsigned long start, unsigned lo
 	if (last > i + 1)
 		memset(&map[i + 1], 0xff, (last - i - 1) * sizeof(*map));
 	set_word_excl(map, last, last_word_mask(end));
+}
+
+void modern_bitmap_set_excl(unsigned long *map, unsigned long start, unsigned long nr)
+{
+	if (!nr)
+		return;
+	if (in_one_word(start, nr))
+		set_word_excl(map, start / BPL, one_word_mask(start, nr));
+	else
+		set_words_excl(map, start, nr);
 }
 
 bool modern_bitmap_all_set(const unsigned long *map, unsigned long start, unsigned long nr)
@@ -260,18 +283,12 @@ static bool words_all_ones_excl(const unsigned long *map, unsigned long i, unsig
 	return acc == ~0UL;
 }
 
-bool modern_bitmap_release_excl(unsigned long *map, unsigned long start, unsigned long nr)
+__attribute__((noinline))
+static bool release_words_excl(unsigned long *map, unsigned long start, unsigned long nr)
 {
 	unsigned long i = start / BPL, end = start + nr, last = (end - 1) / BPL;
 	unsigned long head = first_word_mask(start), tail = last_word_mask(end);
 
-	if (i == last) {
-		head &= tail;
-		if ((map[i] & head) != head)
-			return false;
-		map[i] &= ~head;
-		return true;
-	}
 	if ((map[i] & head) != head || (map[last] & tail) != tail ||
 	    !words_all_ones_excl(map, i + 1, last))
 		return false;
@@ -279,6 +296,19 @@ bool modern_bitmap_release_excl(unsigned long *map, unsigned long start, unsigne
 	if (last > i + 1)
 		memset(&map[i + 1], 0, (last - i - 1) * sizeof(*map));
 	map[last] &= ~tail;
+	return true;
+}
+
+bool modern_bitmap_release_excl(unsigned long *map, unsigned long start, unsigned long nr)
+{
+	unsigned long mask, *w = &map[start / BPL];
+
+	if (!in_one_word(start, nr))
+		return release_words_excl(map, start, nr);
+	mask = one_word_mask(start, nr);
+	if ((*w & mask) != mask)
+		return false;
+	*w &= ~mask;
 	return true;
 }
 
