@@ -143,8 +143,16 @@ static inline size_t modern_dir_upper_bound(const struct modern_chunk_dir *dir,
 static inline struct gen_pool_chunk *modern_dir_lookup(const struct modern_chunk_dir *dir,
 						       unsigned long addr, size_t *slot)
 {
-	size_t pos = modern_dir_upper_bound(dir, addr);
+	size_t pos;
 
+	/* A pool of one chunk is the common case: no search. */
+	if (dir->n == 1) {
+		if (addr < dir->by_addr[0].start || addr > dir->by_addr[0].end)
+			return NULL;
+		*slot = 0;
+		return dir->chunk[0];
+	}
+	pos = modern_dir_upper_bound(dir, addr);
 	if (pos == 0 || addr > dir->by_addr[pos - 1].end)
 		return NULL;
 	*slot = dir->by_addr[pos - 1].slot;
