@@ -235,6 +235,24 @@ static void free_must_fail(struct gen_pool *pool, unsigned long addr, size_t siz
 	reset_errors();
 }
 
+/* A pool of one chunk finds a free's chunk without the directory's search:
+ * addresses on either side of it are still foreign. */
+START_TEST(free_outside_the_only_chunk_is_foreign)
+{
+	struct gen_pool *pool = gen_pool_create(4, -1);
+
+	ck_assert_ptr_nonnull(pool);
+	ck_assert_int_eq(gen_pool_add(pool, 0x10000, 0x100, -1), 0);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 0x20), 0x10000);
+	capture_errors();
+	free_must_fail(pool, 0xfff0, 16, GENALLOC_EFOREIGN);
+	free_must_fail(pool, 0x10100, 16, GENALLOC_EFOREIGN);	/* one past the end */
+	gen_pool_free(pool, 0x10000, 0x20);
+	ck_assert_int_eq(errors_seen(), 0);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 START_TEST(free_misuse_leaves_pool_unchanged)
 {
 	struct gen_pool *pool = fixture();
@@ -491,6 +509,7 @@ Suite *modern_misuse_suite(void)
 	tcase_add_test(tc, alloc_bad_algorithm_data_warns_once);
 	tcase_add_test(tc, alloc_overflowing_sizes_refused_quietly);
 	tcase_add_test(tc, free_misuse_leaves_pool_unchanged);
+	tcase_add_test(tc, free_outside_the_only_chunk_is_foreign);
 	tcase_add_test(tc, partial_free_is_what_a_bitmap_allows);
 	tcase_add_test(tc, destroy_with_live_blocks_is_refused);
 	tcase_add_test(tc, queries_on_null_pool);
