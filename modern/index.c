@@ -307,8 +307,8 @@ static bool full_assign(struct modern_index *ix, unsigned long lo, unsigned long
  * block the range touches holds a used bit either way.  Knowing the run
  * saves reading the edge blocks, and most claims touch no such block.
  */
-static void full_update(struct modern_index *ix, unsigned long a, unsigned long b,
-			unsigned long s, unsigned long e, bool v)
+static void full_update_blocks(struct modern_index *ix, unsigned long a, unsigned long b,
+			       unsigned long s, unsigned long e, bool v)
 {
 	unsigned long lo = a >> BLOCK_SHIFT, hi = ((b - 1) >> BLOCK_SHIFT) + 1;
 	/* A run ending at nbits stops short of a partial last block, whose
@@ -319,6 +319,16 @@ static void full_update(struct modern_index *ix, unsigned long a, unsigned long 
 	hi = hi < last ? hi : last;
 	if (lo < hi && full_assign(ix, lo, hi, v))
 		full_summarise(ix, 0, lo / BPL, (hi - 1) / BPL + 1);
+}
+
+/* full_update_blocks() when the run can cover a block whole: the test is
+ * inlined, since most runs are shorter than a block and change nothing. */
+static inline __attribute__((always_inline)) void
+full_update(struct modern_index *ix, unsigned long a, unsigned long b, unsigned long s,
+	    unsigned long e, bool v)
+{
+	if (e - s >= BLOCK_BITS)
+		full_update_blocks(ix, a, b, s, e, v);
 }
 
 /* The first block at or after @b that is not all free, or the block count. */
