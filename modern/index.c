@@ -380,8 +380,8 @@ static unsigned long prev_busy_block(const struct modern_index *ix, unsigned lon
 }
 
 /* The first used bit at or after @p, or nbits (as find_next_bit()). */
-static unsigned long next_used(const struct modern_index *ix, const unsigned long *map,
-			       unsigned long p)
+static unsigned long next_used_slow(const struct modern_index *ix, const unsigned long *map,
+				    unsigned long p)
 {
 	unsigned long q, b;
 
@@ -396,6 +396,22 @@ static unsigned long next_used(const struct modern_index *ix, const unsigned lon
 		q = used_in_block(ix, map, b << BLOCK_SHIFT);
 	}
 	return min_ul(q, ix->nbits);
+}
+
+/* next_used_slow(), with the usual answer inlined: a used bit later in
+ * @p's own word (inside the chunk), as when a release ends at a block. */
+static inline __attribute__((always_inline)) unsigned long
+next_used(const struct modern_index *ix, const unsigned long *map, unsigned long p)
+{
+	unsigned long wi = p / BPL, w;
+
+	if (wi < ix->lastw) {
+		w = atomic_load_explicit((const _Atomic unsigned long *)&map[wi],
+					 memory_order_relaxed) & (~0UL << (p % BPL));
+		if (w)
+			return wi * BPL + (unsigned long)__builtin_ctzl(w);
+	}
+	return next_used_slow(ix, map, p);
 }
 
 /* The last used bit below @x, or MODERN_INDEX_NONE. */
