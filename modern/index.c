@@ -282,11 +282,13 @@ static void full_summarise(struct modern_index *ix, unsigned int l, unsigned lon
 	}
 }
 
-/* Blocks [@lo, @hi) became all free (@v) or not; true if a bit changed. */
+/* Blocks [@lo, @hi) became all free (@v) or not; true if a word became
+ * all ones or stopped being so, the only change the summaries see. */
 static bool full_assign(struct modern_index *ix, unsigned long lo, unsigned long hi, bool v)
 {
 	unsigned long wi = lo / BPL, wlast = (hi - 1) / BPL, m = ~0UL << (lo % BPL);
-	unsigned long old, diff = 0;
+	unsigned long old;
+	bool moved = false;
 
 	/* Usually one word: its masks are made once, outside any loop. */
 	for (;; wi++, m = ~0UL) {
@@ -294,9 +296,9 @@ static bool full_assign(struct modern_index *ix, unsigned long lo, unsigned long
 			m &= ~0UL >> (BPL - 1 - (hi - 1) % BPL);
 		old = ix->full[0][wi];
 		ix->full[0][wi] = v ? old | m : old & ~m;
-		diff |= ix->full[0][wi] ^ old;
+		moved |= (old == ~0UL) != (ix->full[0][wi] == ~0UL);
 		if (wi == wlast)
-			return diff != 0;
+			return moved;
 	}
 }
 
