@@ -899,10 +899,12 @@ last_run_find(const struct modern_index *ix, const unsigned long *map, unsigned 
  * than @nr (as the tree's descent and modern_index_find() guarantee).
  * Inlined: first fit's search is then one function from root to window
  * (callgrind: 13 to 21 fewer instructions a pair, for 1 KiB of code).
+ * @last says that @b holds the chunk's last word: only then can a word
+ * have bits past the chunk, and the usual block need not test each.
  */
 static inline __attribute__((always_inline)) unsigned long
-block_find(const struct modern_index *ix, const unsigned long *map, unsigned long b,
-	   unsigned long lo, unsigned long nr, unsigned long *run_end)
+block_find_in(const struct modern_index *ix, const unsigned long *map, unsigned long b,
+	      unsigned long lo, unsigned long nr, unsigned long *run_end, bool last)
 {
 	unsigned long wi = lo / BPL, wend = (b + 1) * BLOCK_WORDS, w, x;
 	unsigned long carry = 0, below = (1UL << (lo % BPL)) - 1;	/* in lo's word */
@@ -922,7 +924,9 @@ block_find(const struct modern_index *ix, const unsigned long *map, unsigned lon
 		wi = wend;
 	}
 	for (; wi < wend; wi++, below = 0) {
-		w = used_word(ix, map, wi) | below;
+		w = (last ? used_word(ix, map, wi)
+			  : atomic_load_explicit((const _Atomic unsigned long *)&map[wi],
+						 memory_order_relaxed)) | below;
 		if (w == ~0UL) {
 			carry = 0;
 			continue;
@@ -949,6 +953,26 @@ block_find(const struct modern_index *ix, const unsigned long *map, unsigned lon
 		carry = clz_or_bpl(w);
 	}
 	return carry ? last_run_find(ix, map, b, lo, nr, carry, run_end) : MODERN_INDEX_NONE;
+}
+
+/* block_find_in() for the block that holds the chunk's last word: out of
+ * line, since the search meets it rarely (callgrind: 9 to 12 fewer
+ * instructions a pair than testing every word for the chunk's end). */
+static __attribute__((noinline)) unsigned long
+block_find_last(const struct modern_index *ix, const unsigned long *map, unsigned long b,
+		unsigned long lo, unsigned long nr, unsigned long *run_end)
+{
+	return block_find_in(ix, map, b, lo, nr, run_end, true);
+}
+
+/* block_find_in(), the chunk's last block told apart once. */
+static inline __attribute__((always_inline)) unsigned long
+block_find(const struct modern_index *ix, const unsigned long *map, unsigned long b,
+	   unsigned long lo, unsigned long nr, unsigned long *run_end)
+{
+	if ((b + 1) * BLOCK_WORDS > ix->lastw)
+		return block_find_last(ix, map, b, lo, nr, run_end);
+	return block_find_in(ix, map, b, lo, nr, run_end, false);
 }
 
 unsigned long modern_index_find_first(const struct modern_index *ix, const unsigned long *map,
