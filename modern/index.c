@@ -145,6 +145,16 @@ static unsigned long used_word(const struct modern_index *ix, const unsigned lon
 	return atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
 }
 
+/* Word @wi of a block, which holds the chunk's last word only if @last:
+ * a caller that knows its block is not the last skips used_word()'s test. */
+static inline __attribute__((always_inline)) unsigned long
+block_word(const struct modern_index *ix, const unsigned long *map, unsigned long wi, bool last)
+{
+	if (last)
+		return used_word(ix, map, wi);
+	return atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
+}
+
 /* Block @b's eight words into @w, bits past the chunk reading as used;
  * returns their AND, ~0UL when the block is all used. */
 static unsigned long load_block(const struct modern_index *ix, const unsigned long *map,
@@ -914,7 +924,7 @@ block_find_in(const struct modern_index *ix, const unsigned long *map, unsigned 
 	 * which goes on past it: count that run's bits from the top word. */
 	if (nr > BLOCK_BITS) {
 		for (wi = wend; wi-- > lo / BPL;) {
-			w = used_word(ix, map, wi);
+			w = block_word(ix, map, wi, last);
 			if (lo > wi * BPL)
 				w |= (1UL << (lo % BPL)) - 1;
 			carry += clz_or_bpl(w);
@@ -924,9 +934,7 @@ block_find_in(const struct modern_index *ix, const unsigned long *map, unsigned 
 		wi = wend;
 	}
 	for (; wi < wend; wi++, below = 0) {
-		w = (last ? used_word(ix, map, wi)
-			  : atomic_load_explicit((const _Atomic unsigned long *)&map[wi],
-						 memory_order_relaxed)) | below;
+		w = block_word(ix, map, wi, last) | below;
 		if (w == ~0UL) {
 			carry = 0;
 			continue;
