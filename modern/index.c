@@ -134,6 +134,12 @@ static unsigned long min_ul(unsigned long a, unsigned long b)
 
 /* ------------------------------------------------------------ words */
 
+/* Word @wi as stored: for a caller that looks only at bits of the chunk. */
+static inline unsigned long map_word(const unsigned long *map, unsigned long wi)
+{
+	return atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
+}
+
 /* Word @wi with every bit past the chunk reading as used. */
 static unsigned long used_word(const struct modern_index *ix, const unsigned long *map,
 			       unsigned long wi)
@@ -150,9 +156,7 @@ static unsigned long used_word(const struct modern_index *ix, const unsigned lon
 static inline __attribute__((always_inline)) unsigned long
 block_word(const struct modern_index *ix, const unsigned long *map, unsigned long wi, bool last)
 {
-	if (last)
-		return used_word(ix, map, wi);
-	return atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
+	return last ? used_word(ix, map, wi) : map_word(map, wi);
 }
 
 /* Block @b's eight words into @w, bits past the chunk reading as used;
@@ -179,9 +183,10 @@ static unsigned long load_block(const struct modern_index *ix, const unsigned lo
 	return all;
 }
 
-static bool bit_used(const struct modern_index *ix, const unsigned long *map, unsigned long p)
+/* Bit @p (< nbits, so the bits past the chunk never matter) is used. */
+static bool bit_used(const unsigned long *map, unsigned long p)
 {
-	return used_word(ix, map, p / BPL) >> (p % BPL) & 1;
+	return map_word(map, p / BPL) >> (p % BPL) & 1;
 }
 
 static unsigned int ctz_or_bpl(unsigned long w)
@@ -436,16 +441,17 @@ static unsigned long prev_used(const struct modern_index *ix, const unsigned lon
 		x = ix->nbits;
 	if (x == 0)
 		return MODERN_INDEX_NONE;
+	/* Every bit looked at lies below @x <= nbits: the words as stored. */
 	wi = (x - 1) / BPL;
-	w = used_word(ix, map, wi) & (~0UL >> (BPL - 1 - (x - 1) % BPL));
+	w = map_word(map, wi) & (~0UL >> (BPL - 1 - (x - 1) % BPL));
 	wfirst = (x - 1) / BLOCK_BITS * BLOCK_WORDS;
 	while (!w && wi-- > wfirst)
-		w = used_word(ix, map, wi);
+		w = map_word(map, wi);
 	if (!w) {
 		b = prev_busy_block(ix, (x - 1) / BLOCK_BITS);
 		if (b == MODERN_INDEX_NONE)
 			return MODERN_INDEX_NONE;
-		for (wi = (b + 1) * BLOCK_WORDS - 1; !(w = used_word(ix, map, wi)); wi--)
+		for (wi = (b + 1) * BLOCK_WORDS - 1; !(w = map_word(map, wi)); wi--)
 			;
 	}
 	return wi * BPL + BPL - 1 - (unsigned long)__builtin_clzl(w);
@@ -509,7 +515,7 @@ static uint32_t block_value(const struct modern_index *ix, const unsigned long *
 			continue;
 		}
 		len = carry + (unsigned long)__builtin_ctzl(w[k]);
-		if (!leading || first == 0 || bit_used(ix, map, first - 1))
+		if (!leading || first == 0 || bit_used(map, first - 1))
 			best = len > best ? len : best;
 		leading = false;
 		if (w[k] != ~0UL)
@@ -517,7 +523,7 @@ static uint32_t block_value(const struct modern_index *ix, const unsigned long *
 		carry = clz_or_bpl(w[k]);
 	}
 	if (leading)	/* all free: one run, which may go on */
-		return first == 0 || bit_used(ix, map, first - 1) ?
+		return first == 0 || bit_used(map, first - 1) ?
 		       (uint32_t)(run_end(ix, map, first, known) - first) : 0;
 	if (carry && run_end(ix, map, end - carry, known) - (end - carry) > best)
 		best = run_end(ix, map, end - carry, known) - (end - carry);
@@ -779,7 +785,7 @@ static unsigned long run_start(const struct modern_index *ix, const unsigned lon
 {
 	unsigned long p;
 
-	if (a == 0 || bit_used(ix, map, a - 1))
+	if (a == 0 || bit_used(map, a - 1))
 		return a;
 	p = prev_used(ix, map, a);
 	return p == MODERN_INDEX_NONE ? 0 : p + 1;
@@ -826,7 +832,7 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 			 unsigned long start, unsigned long nr)
 {
 	unsigned long end = start + nr;
-	bool claim = bit_used(ix, map, start);
+	bool claim = bit_used(map, start);
 	struct run r;
 
 	if (claim) {
@@ -1005,7 +1011,7 @@ unsigned long modern_index_find(const struct modern_index *ix, const unsigned lo
 	if (lo >= ix->nbits || nr > ix->nbits - lo || modern_index_longest(ix) < nr)
 		return MODERN_INDEX_NONE;
 	/* The run through @lo, the rest of its block, then the tree. */
-	if (!bit_used(ix, map, lo)) {
+	if (!bit_used(map, lo)) {
 		e = next_used(ix, map, lo);
 		if (e - lo >= nr)
 			return lo;
@@ -1048,7 +1054,7 @@ static unsigned long block_find_aligned(const struct modern_index *ix,
 {
 	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS, p = first, e, a;
 
-	if (first && !bit_used(ix, map, first - 1))
+	if (first && !bit_used(map, first - 1))
 		p = used_in_block(ix, map, first);	/* not this block's run */
 	for (;;) {
 		p = free_in_block(ix, map, p);
