@@ -995,7 +995,8 @@ unsigned long modern_index_find_first(const struct modern_index *ix, const unsig
 	unsigned long b;
 
 	*run_end = MODERN_INDEX_NONE;
-	if (nr > ix->nbits || modern_index_longest(ix) < nr)
+	/* No run is longer than the chunk: this also refuses nr > nbits. */
+	if (modern_index_longest(ix) < nr)
 		return MODERN_INDEX_NONE;
 	b = descend(ix, ix->nlevels - 1, 0, nr);
 	return block_find(ix, map, b, b << BLOCK_SHIFT, nr, run_end);
