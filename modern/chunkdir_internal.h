@@ -81,18 +81,28 @@ static inline unsigned long modern_dir_value(const struct gen_pool_chunk *chunk)
 void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, unsigned long v);
 
 /**
- * modern_dir_refresh() - the chunk in @slot changed: re-read its longest
- * free run from its index
+ * modern_dir_refresh_chunk() - modern_dir_refresh() for a caller that holds
+ * @chunk, the chunk in @slot, already (the pool's alloc and free)
  *
  * Most allocations and frees leave a chunk's longest run as it was, so the
  * comparison is inline and only a change pays for the climb.
  */
-static inline void modern_dir_refresh(struct modern_chunk_dir *dir, size_t slot)
+static inline void modern_dir_refresh_chunk(struct modern_chunk_dir *dir, size_t slot,
+					    const struct gen_pool_chunk *chunk)
 {
-	unsigned long v = modern_dir_value(dir->chunk[slot]);
+	unsigned long v = modern_dir_value(chunk);
 
 	if (dir->tree[dir->cap + slot] != v)
 		modern_dir_set_leaf(dir, slot, v);
+}
+
+/**
+ * modern_dir_refresh() - the chunk in @slot changed: re-read its longest
+ * free run from its index
+ */
+static inline void modern_dir_refresh(struct modern_chunk_dir *dir, size_t slot)
+{
+	modern_dir_refresh_chunk(dir, slot, dir->chunk[slot]);
 }
 
 /** modern_dir_prev_fit_climb() - modern_dir_prev_fit() once @slot itself

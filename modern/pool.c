@@ -374,7 +374,7 @@ static bool alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size,
 	if (!chunk_may_fit(chunk, size) ||
 	    !claim_indexed(pool, chunk, nbits, algo, kind, data, &bit))
 		return false;
-	modern_dir_refresh(pool->dir, slot);
+	modern_dir_refresh_chunk(pool->dir, slot, chunk);
 	*addr = hand_out(pool, chunk, bit, nbits, owner, true);
 	return true;
 }
@@ -574,7 +574,9 @@ static bool free_range_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 		return false;
 	}
 	n = (size >> order) + ((size & (granule(pool) - 1)) != 0);
-	if (size - 1 > chunk->end_addr - addr || n > chunk->nbits - (off >> order)) {
+	/* Granules that fit before the bitmap's end also fit before end_addr
+	 * (nbits << order never exceeds the chunk's size): one test for both. */
+	if (n > chunk->nbits - (off >> order)) {
 		*err = (struct free_error){ GENALLOC_ERANGE, "range runs past the end of its chunk" };
 		return false;
 	}
@@ -604,7 +606,7 @@ static bool free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 	if (ok) {
 		if (chunk->index)
 			modern_index_update(chunk->index, chunk->bits, start, nbits);
-		modern_dir_refresh(pool->dir, slot);
+		modern_dir_refresh_chunk(pool->dir, slot, chunk);
 		avail_add_locked(chunk, (long)(nbits << pool->min_alloc_order));
 	}
 	modern_lock_release(&pool->lock);
