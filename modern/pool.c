@@ -336,9 +336,10 @@ static bool claim_in_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk,
  * bitmap scan); any other one searches the bitmap, and the index is told
  * which bits it claimed.
  */
-static bool claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
-			  unsigned long nbits, genpool_algo_t algo,
-			  enum modern_algo_kind kind, void *data, unsigned long *bit)
+static inline __attribute__((always_inline)) bool
+claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+	      unsigned long nbits, genpool_algo_t algo,
+	      enum modern_algo_kind kind, void *data, unsigned long *bit)
 {
 	struct modern_index *ix = chunk->index;
 	unsigned long run_end;
@@ -363,10 +364,11 @@ static bool claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 }
 
 /* Try the chunk in @slot; on success the directory learns its new longest run. */
-static bool alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size,
-			  unsigned long nbits, genpool_algo_t algo,
-			  enum modern_algo_kind kind, void *data,
-			  unsigned long *addr, void **owner)
+static inline __attribute__((always_inline)) bool
+alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size,
+	      unsigned long nbits, genpool_algo_t algo,
+	      enum modern_algo_kind kind, void *data,
+	      unsigned long *addr, void **owner)
 {
 	struct gen_pool_chunk *chunk = modern_dir_chunk(pool->dir, slot);
 	unsigned long bit;
@@ -394,10 +396,15 @@ static bool filtered_out(const struct chunk_filter *filter, const struct gen_poo
  * Chunks in the kernel's order (newest first, i.e. descending slot).  For a
  * built-in algorithm the directory jumps straight to the next chunk whose
  * longest free run can hold the request; a user algorithm sees them all.
+ *
+ * This and the two above are forced inline into alloc_first_fit() and
+ * alloc_other(): a call between them would spill the search's state, and
+ * in the first fit copy the constant arguments fold away.
  */
-static unsigned long alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
-				   genpool_algo_t algo, enum modern_algo_kind kind,
-				   void *data, void **owner, const struct chunk_filter *filter)
+static inline __attribute__((always_inline)) unsigned long
+alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
+	      genpool_algo_t algo, enum modern_algo_kind kind,
+	      void *data, void **owner, const struct chunk_filter *filter)
 {
 	unsigned long addr = 0;
 	size_t slot;
@@ -419,24 +426,28 @@ static unsigned long alloc_indexed(struct gen_pool *pool, size_t size, unsigned 
 	return addr;
 }
 
-static unsigned long pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
-				void *data, void **owner, const struct chunk_filter *filter)
+/*
+ * The default request (first fit, every chunk) as its own function: with
+ * the algorithm, its data and the filter constant, alloc_indexed() keeps
+ * what it needs in registers instead of spilling it around every call.
+ */
+static __attribute__((noinline)) unsigned long
+alloc_first_fit(struct gen_pool *pool, size_t size, unsigned long nbits, void **owner)
 {
-	int order = pool->min_alloc_order;
-	struct gen_pool_chunk *chunk;
-	enum modern_algo_kind kind;
-	unsigned long nbits, bit;
+	return alloc_indexed(pool, size, nbits, gen_pool_first_fit, MODERN_ALGO_FIRST_FIT,
+			     NULL, owner, NULL);
+}
 
-	if (owner)
-		*owner = NULL;
-	if (size == 0 || size > ULONG_MAX - (granule(pool) - 1))
-		return 0;
-	nbits = (size + granule(pool) - 1) >> order;
-	if (nbits > UINT_MAX)
-		return 0;
-	if (!algo)
-		algo = gen_pool_first_fit;
-	kind = modern_algo_kind_of(algo);
+/* Every other request: a data check for the algorithms that take data,
+ * then the indexed or the lock-free search. */
+static __attribute__((noinline)) unsigned long
+alloc_other(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_algo_t algo,
+	    enum modern_algo_kind kind, void *data, void **owner,
+	    const struct chunk_filter *filter)
+{
+	struct gen_pool_chunk *chunk;
+	unsigned long bit;
+
 	/* Only these two take data. */
 	if ((kind == MODERN_ALGO_ALIGN || kind == MODERN_ALGO_FIXED) &&
 	    !modern_algo_data_ok(algo, data, pool))
@@ -448,6 +459,30 @@ static unsigned long pool_alloc(struct gen_pool *pool, size_t size, genpool_algo
 		    claim_in_chunk(pool, chunk, nbits, algo, data, &bit))
 			return hand_out(pool, chunk, bit, nbits, owner, false);
 	return 0;
+}
+
+/* The checks every request shares, done without a stack frame; then the
+ * default request or any other. */
+static unsigned long pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
+				void *data, void **owner, const struct chunk_filter *filter)
+{
+	int order = pool->min_alloc_order;
+	enum modern_algo_kind kind;
+	unsigned long nbits;
+
+	if (owner)
+		*owner = NULL;
+	if (size == 0 || size > ULONG_MAX - (granule(pool) - 1))
+		return 0;
+	nbits = (size + granule(pool) - 1) >> order;
+	if (nbits > UINT_MAX)
+		return 0;
+	if (!algo)
+		algo = gen_pool_first_fit;
+	kind = modern_algo_kind_of(algo);
+	if (kind == MODERN_ALGO_FIRST_FIT && !filter && !pool->lockless)
+		return alloc_first_fit(pool, size, nbits, owner);
+	return alloc_other(pool, size, nbits, algo, kind, data, owner, filter);
 }
 
 unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
