@@ -260,27 +260,43 @@ bool modern_bitmap_all_set(const unsigned long *map, unsigned long start, unsign
 	return !clear;
 }
 
-/*
- * Are words [@i, @last) all ones?  Plain loads: the caller excludes every
- * writer, and two 16-byte loads a step halve the scalar loop's work.
- */
-static bool words_all_ones_excl(const unsigned long *map, unsigned long i, unsigned long last)
+/* Words [@first, @i) were all ones and are now clear: put them back. */
+static bool undo_clear_excl(unsigned long *map, unsigned long first, unsigned long i)
 {
-	unsigned long acc = ~0UL;
-#if defined(__SSE2__)
-	const __m128i ones = _mm_set1_epi32(-1);
-	__m128i v = ones;
+	memset(&map[first], 0xff, (i - first) * sizeof(*map));
+	return false;
+}
 
-	for (; i + 4 <= last; i += 4)
-		v = _mm_and_si128(v, _mm_and_si128(
-			_mm_loadu_si128((const __m128i *)(const void *)&map[i]),
-			_mm_loadu_si128((const __m128i *)(const void *)&map[i + 2])));
-	if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, ones)) != 0xffff)
-		return false;
+/*
+ * Clear words [@first, @last) if all are ones; else leave every one as it
+ * was.  One pass, where a test and then a memset() read the words twice
+ * and paid memset's call: each step tests its words and clears them only
+ * when they are ones, and the step that finds a clear bit sets back what
+ * the earlier steps cleared (ones, by their test).  Plain loads and
+ * stores: the caller excludes every other access.
+ */
+static bool clear_ones_words_excl(unsigned long *map, unsigned long first, unsigned long last)
+{
+	unsigned long i = first;
+#if defined(__SSE2__)
+	const __m128i ones = _mm_set1_epi32(-1), zero = _mm_setzero_si128();
+	__m128i a, b;
+
+	for (; i + 4 <= last; i += 4) {
+		a = _mm_loadu_si128((const __m128i *)(const void *)&map[i]);
+		b = _mm_loadu_si128((const __m128i *)(const void *)&map[i + 2]);
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(a, b), ones)) != 0xffff)
+			return undo_clear_excl(map, first, i);
+		_mm_storeu_si128((__m128i *)(void *)&map[i], zero);
+		_mm_storeu_si128((__m128i *)(void *)&map[i + 2], zero);
+	}
 #endif
-	for (; i < last; i++)
-		acc &= map[i];
-	return acc == ~0UL;
+	for (; i < last; i++) {
+		if (map[i] != ~0UL)
+			return undo_clear_excl(map, first, i);
+		map[i] = 0;
+	}
+	return true;
 }
 
 __attribute__((noinline))
@@ -290,11 +306,9 @@ static bool release_words_excl(unsigned long *map, unsigned long start, unsigned
 	unsigned long head = first_word_mask(start), tail = last_word_mask(end);
 
 	if ((map[i] & head) != head || (map[last] & tail) != tail ||
-	    !words_all_ones_excl(map, i + 1, last))
+	    !clear_ones_words_excl(map, i + 1, last))
 		return false;
 	map[i] &= ~head;
-	if (last > i + 1)
-		memset(&map[i + 1], 0, (last - i - 1) * sizeof(*map));
 	map[last] &= ~tail;
 	return true;
 }
