@@ -622,8 +622,9 @@ static bool free_range_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 
 /* Indexed mode: check, release and update the index under the lock; report
  * (the handler may use the pool) only once the lock is dropped. */
-static bool free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
-			 struct free_error *err, struct gen_pool_chunk **found)
+static inline __attribute__((always_inline)) bool
+free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
+	     struct free_error *err, struct gen_pool_chunk **found)
 {
 	struct gen_pool_chunk *chunk;
 	unsigned long start, nbits;
@@ -651,8 +652,9 @@ static bool free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 
 /* Lock-free mode: the kernel's path.  Checks run first; a concurrent free
  * of the same block can still win the race, which the release detects. */
-static bool free_lockless(struct gen_pool *pool, unsigned long addr, size_t size,
-			  struct free_error *err, struct gen_pool_chunk **found)
+static __attribute__((noinline)) bool
+free_lockless(struct gen_pool *pool, unsigned long addr, size_t size,
+	      struct free_error *err, struct gen_pool_chunk **found)
 {
 	struct gen_pool_chunk *chunk = find_chunk(pool, addr);
 	unsigned long start, nbits, remain;
@@ -677,8 +679,15 @@ static bool free_lockless(struct gen_pool *pool, unsigned long addr, size_t size
 	return true;
 }
 
-static void free_block(struct gen_pool *pool, unsigned long addr, size_t size,
-		       void **owner, const char *func)
+/*
+ * Forced inline, with free_indexed(), into both entry points:
+ * gen_pool_free()'s copy then carries no owner and no name through the
+ * indexed free's calls (a saved register or a spill each).  The lock-free
+ * path stays out of line, one copy.
+ */
+static inline __attribute__((always_inline)) void
+free_block(struct gen_pool *pool, unsigned long addr, size_t size, void **owner,
+	   const char *func)
 {
 	struct gen_pool_chunk *chunk;
 	struct free_error err;
