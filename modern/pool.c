@@ -427,15 +427,16 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 }
 
 /*
- * The default request (first fit, every chunk) as its own function: with
- * the algorithm, its data and the filter constant, alloc_indexed() keeps
- * what it needs in registers instead of spilling it around every call.
+ * The default request (first fit, every chunk, no owner wanted) as its own
+ * function: with the algorithm, its data, the filter and the owner
+ * constant, alloc_indexed() keeps what it needs in registers instead of
+ * spilling it around every call.
  */
 static __attribute__((noinline)) unsigned long
-alloc_first_fit(struct gen_pool *pool, size_t size, unsigned long nbits, void **owner)
+alloc_first_fit(struct gen_pool *pool, size_t size, unsigned long nbits)
 {
 	return alloc_indexed(pool, size, nbits, gen_pool_first_fit, MODERN_ALGO_FIRST_FIT,
-			     NULL, owner, NULL);
+			     NULL, NULL, NULL);
 }
 
 /* Every other request: a data check for the algorithms that take data,
@@ -480,8 +481,8 @@ static unsigned long pool_alloc(struct gen_pool *pool, size_t size, genpool_algo
 	if (!algo)
 		algo = gen_pool_first_fit;
 	kind = modern_algo_kind_of(algo);
-	if (kind == MODERN_ALGO_FIRST_FIT && !filter && !pool->lockless)
-		return alloc_first_fit(pool, size, nbits, owner);
+	if (kind == MODERN_ALGO_FIRST_FIT && !filter && !owner && !pool->lockless)
+		return alloc_first_fit(pool, size, nbits);
 	return alloc_other(pool, size, nbits, algo, kind, data, owner, filter);
 }
 
