@@ -462,9 +462,12 @@ alloc_other(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_alg
 	return 0;
 }
 
-/* The checks every request shares, done without a stack frame; then the
- * default request or any other. */
-static unsigned long pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
+/*
+ * The checks every request shares, done without a stack frame; then the
+ * default request or any other.  Forced inline so that each entry point's
+ * constant owner and filter fold away.
+ */
+static inline __attribute__((always_inline)) unsigned long pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
 				void *data, void **owner, const struct chunk_filter *filter)
 {
 	int order = pool->min_alloc_order;
@@ -525,7 +528,7 @@ unsigned long modern_gen_pool_alloc_algo_owner(struct gen_pool *pool, size_t siz
 		*owner = NULL;
 	if (!pool_ok(pool, "gen_pool_alloc_algo_owner"))
 		return 0;
-	return modern_pool_alloc(pool, size, algo, data, owner);
+	return pool_alloc(pool, size, algo, data, owner, NULL);
 }
 
 /**
@@ -542,7 +545,7 @@ unsigned long modern_gen_pool_alloc_algo(struct gen_pool *pool, size_t size,
 {
 	if (!pool_ok(pool, "gen_pool_alloc_algo"))
 		return 0;
-	return modern_pool_alloc(pool, size, algo, data, NULL);
+	return pool_alloc(pool, size, algo, data, NULL, NULL);
 }
 
 /**
@@ -560,7 +563,7 @@ unsigned long modern_gen_pool_alloc_owner(struct gen_pool *pool, size_t size,
 		*owner = NULL;
 	if (!pool_ok(pool, "gen_pool_alloc_owner"))
 		return 0;
-	return modern_pool_alloc(pool, size, pool->algo, pool->data, owner);
+	return pool_alloc(pool, size, pool->algo, pool->data, owner, NULL);
 }
 
 /**
@@ -574,7 +577,7 @@ unsigned long modern_gen_pool_alloc(struct gen_pool *pool, size_t size)
 {
 	if (!pool_ok(pool, "gen_pool_alloc"))
 		return 0;
-	return modern_pool_alloc(pool, size, pool->algo, pool->data, NULL);
+	return pool_alloc(pool, size, pool->algo, pool->data, NULL, NULL);
 }
 
 /* What is wrong with a free, found before any bit changes. */
