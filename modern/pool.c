@@ -472,15 +472,20 @@ static inline __attribute__((always_inline)) unsigned long pool_alloc(struct gen
 {
 	int order = pool->min_alloc_order;
 	enum modern_algo_kind kind;
-	unsigned long nbits;
+	unsigned long last, nbits;
 
 	if (owner)
 		*owner = NULL;
-	if (size == 0 || size > ULONG_MAX - (granule(pool) - 1))
+	/*
+	 * The granules are last + 1.  Size 0 and the sizes whose rounding up
+	 * would overflow are exactly those with last == ULONG_MAX >> order
+	 * (size - 1 reaches the top granule of the address space); more than
+	 * UINT_MAX granules is last >= UINT_MAX.  All are refused silently.
+	 */
+	last = (size - 1) >> order;
+	if (last == ULONG_MAX >> order || last >= UINT_MAX)
 		return 0;
-	nbits = (size + granule(pool) - 1) >> order;
-	if (nbits > UINT_MAX)
-		return 0;
+	nbits = last + 1;
 	if (!algo)
 		algo = gen_pool_first_fit;
 	kind = modern_algo_kind_of(algo);
