@@ -80,6 +80,7 @@
 #endif
 
 #include "bitmap_internal.h"
+#include "meta_internal.h"
 #include "sizeclass_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
@@ -711,7 +712,7 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 
 	if (nbits == 0 || nbits > MODERN_INDEX_MAX_BITS)
 		return NULL;
-	ix = calloc(1, modern_index_bytes(nbits));
+	ix = modern_meta_zalloc(modern_index_bytes(nbits));
 	if (!ix)
 		return NULL;
 	ix->nbits = nbits;

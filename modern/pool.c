@@ -19,6 +19,7 @@
 #include "chunkdir_internal.h"
 #include "index_internal.h"
 #include "lock_internal.h"
+#include "meta_internal.h"
 #include "pool_internal.h"
 
 /* What gen_pool_add() records as "no physical address". */
@@ -149,7 +150,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	if (!range_ok(pool, virt, size, func))
 		return -EINVAL;
 	nbits = size >> pool->min_alloc_order;
-	chunk = calloc(1, sizeof(*chunk) + modern_bits_to_longs(nbits) * sizeof(unsigned long));
+	chunk = modern_meta_zalloc(sizeof(*chunk) + modern_bits_to_longs(nbits) * sizeof(unsigned long));
 	if (!chunk)
 		return -ENOMEM;
 	if (nbits && nbits <= MODERN_INDEX_MAX_BITS) {

@@ -61,6 +61,7 @@
 #include <string.h>
 
 #include "bitmap_internal.h"
+#include "meta_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
 #define BLOCK_SHIFT 14
@@ -310,7 +311,7 @@ static void add_all(struct modern_sizeclass *sc, const unsigned long *map)
 
 struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned long nbits)
 {
-	struct modern_sizeclass *sc = calloc(1, modern_sc_bytes(nbits));
+	struct modern_sizeclass *sc = modern_meta_zalloc(modern_sc_bytes(nbits));
 	unsigned int c;
 
 	if (!sc)

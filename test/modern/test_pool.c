@@ -117,6 +117,31 @@ START_TEST(tail_counted_never_handed_out)
 }
 END_TEST
 
+/* A chunk whose bitmap is big enough (8 MiB) for the bookkeeping to be
+ * advised onto huge pages: it must still start all free and place as any
+ * other chunk does. */
+START_TEST(big_chunk_places_from_both_ends)
+{
+	const unsigned long base = 0x100000000UL, size = 64UL << 20;
+	struct gen_pool *pool = new_pool(0);
+
+	ck_assert_int_eq(gen_pool_add(pool, base, size, -1), 0);
+	ck_assert_uint_eq(gen_pool_avail(pool), size);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 1), base);
+	ck_assert_uint_eq(gen_pool_alloc(pool, size - 2), base + 1);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 1), base + size - 1);
+	ck_assert_uint_eq(gen_pool_avail(pool), 0);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_free(pool, base + 1, size - 2);
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 3, gen_pool_best_fit, NULL), base + 1);
+	gen_pool_free(pool, base, 1);
+	gen_pool_free(pool, base + 1, 3);
+	gen_pool_free(pool, base + size - 1, 1);
+	ck_assert_uint_eq(gen_pool_avail(pool), size);
+	drop(pool);
+}
+END_TEST
+
 START_TEST(newest_chunk_first)
 {
 	struct gen_pool *pool = new_pool(3);
@@ -415,6 +440,7 @@ Suite *modern_pool_suite(void)
 	tcase_add_test(tc, set_algo_and_restore);
 	tcase_add_test(tc, destroy_frees_name);
 	tcase_add_test(tc, stats_describe_free_space);
+	tcase_add_test(tc, big_chunk_places_from_both_ends);
 	suite_add_tcase(s, tc);
 	return s;
 }
