@@ -94,6 +94,18 @@ static unsigned long linear_best(unsigned long *map, unsigned long nbits, unsign
 	return r < nbits ? r : MODERN_INDEX_NONE;
 }
 
+/* An all-free bitmap of @nbits bits in *@map, and its index. */
+static struct modern_index *new_index(unsigned long nbits, unsigned long **map)
+{
+	struct modern_index *ix;
+
+	*map = calloc(modern_bits_to_longs(nbits), sizeof(long));
+	ck_assert_ptr_nonnull(*map);
+	ix = modern_index_create(*map, nbits);
+	ck_assert_ptr_nonnull(ix);
+	return ix;
+}
+
 /* What modern_index_find_first() says of its answer's run: it starts there
  * and, when measured, ends at the next used bit. */
 static void check_run_end(const unsigned long *map, unsigned long nbits, unsigned long first,
@@ -139,13 +151,9 @@ START_TEST(queries_match_linear_search)
 {
 	unsigned long long rng = 0x1dea + (unsigned long long)_i;
 	unsigned long nbits = awkward[_i], *map;
-	struct modern_index *ix;
+	struct modern_index *ix = new_index(nbits, &map);
 	int maps;
 
-	map = calloc(modern_bits_to_longs(nbits), sizeof(long));
-	ck_assert_ptr_nonnull(map);
-	ix = modern_index_create(map, nbits);
-	ck_assert_ptr_nonnull(ix);
 	/* All free, then random maps, rebuilt or updated in pieces. */
 	compare_queries(ix, map, nbits, &rng, 50);
 	EXPECT_EQ(modern_index_longest(ix), nbits);
@@ -178,13 +186,9 @@ START_TEST(first_fit_claims_with_known_run_stay_exact)
 {
 	unsigned long long rng = 0xc1a1 + (unsigned long long)_i;
 	unsigned long nbits = awkward[_i], *map, nr, p, end, lo, len, known = 0;
-	struct modern_index *ix;
+	struct modern_index *ix = new_index(nbits, &map);
 	int step;
 
-	map = calloc(modern_bits_to_longs(nbits), sizeof(long));
-	ck_assert_ptr_nonnull(map);
-	ix = modern_index_create(map, nbits);
-	ck_assert_ptr_nonnull(ix);
 	random_map(ix, map, nbits, &rng);
 	for (step = 0; step < 400; step++) {
 		if (test_rng_below(&rng, 3)) {
