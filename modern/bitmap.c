@@ -16,6 +16,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "compiler_internal.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -218,7 +220,7 @@ static inline unsigned long one_word_mask(unsigned long start, unsigned long nr)
 	return (~0UL >> (BPL - nr)) << (start % BPL);
 }
 
-__attribute__((noinline))
+MODERN_NOINLINE
 static void set_words_excl(unsigned long *map, unsigned long start, unsigned long nr)
 {
 	unsigned long i = start / BPL, end = start + nr, last = (end - 1) / BPL;
@@ -299,7 +301,7 @@ static bool clear_ones_words_excl(unsigned long *map, unsigned long first, unsig
 	return true;
 }
 
-__attribute__((noinline))
+MODERN_NOINLINE
 static bool release_words_excl(unsigned long *map, unsigned long start, unsigned long nr)
 {
 	unsigned long i = start / BPL, end = start + nr, last = (end - 1) / BPL;

@@ -80,6 +80,7 @@
 #endif
 
 #include "bitmap_internal.h"
+#include "compiler_internal.h"
 #include "meta_internal.h"
 #include "sizeclass_internal.h"
 
@@ -154,7 +155,7 @@ static unsigned long used_word(const struct modern_index *ix, const unsigned lon
 
 /* Word @wi of a block, which holds the chunk's last word only if @last:
  * a caller that knows its block is not the last skips used_word()'s test. */
-static inline __attribute__((always_inline)) unsigned long
+static MODERN_ALWAYS_INLINE unsigned long
 block_word(const struct modern_index *ix, const unsigned long *map, unsigned long wi, bool last)
 {
 	return last ? used_word(ix, map, wi) : map_word(map, wi);
@@ -216,7 +217,7 @@ static unsigned long run_starts(unsigned long f, unsigned long nr)
 /* find_in_block() in the block that holds the chunk's last word, whose
  * words past the chunk read as used: out of line, so that the common case
  * tests for it once rather than at every word. */
-static __attribute__((noinline)) unsigned long
+static MODERN_NOINLINE unsigned long
 find_in_last_block(const struct modern_index *ix, const unsigned long *map, unsigned long p,
 		   unsigned long flip)
 {
@@ -341,7 +342,7 @@ static void full_update_blocks(struct modern_index *ix, unsigned long a, unsigne
 
 /* full_update_blocks() when the run can cover a block whole: the test is
  * inlined, since most runs are shorter than a block and change nothing. */
-static inline __attribute__((always_inline)) void
+static MODERN_ALWAYS_INLINE void
 full_update(struct modern_index *ix, unsigned long a, unsigned long b, unsigned long s,
 	    unsigned long e, bool v)
 {
@@ -418,7 +419,7 @@ static unsigned long next_used_slow(const struct modern_index *ix, const unsigne
 
 /* next_used_slow(), with the usual answer inlined: a used bit later in
  * @p's own word (inside the chunk), as when a release ends at a block. */
-static inline __attribute__((always_inline)) unsigned long
+static MODERN_ALWAYS_INLINE unsigned long
 next_used(const struct modern_index *ix, const unsigned long *map, unsigned long p)
 {
 	unsigned long wi = p / BPL, w;
@@ -538,7 +539,7 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 
 /* Inlined: put_block() calls it at every level it lowers, and the call
  * cost a fifth of the work (callgrind). */
-static inline __attribute__((always_inline)) uint32_t
+static MODERN_ALWAYS_INLINE uint32_t
 node_max(const struct modern_index *ix, unsigned int l, unsigned long i)
 {
 	const uint32_t *c = &ix->max[l - 1][i * FAN];
@@ -557,7 +558,7 @@ node_max(const struct modern_index *ix, unsigned int l, unsigned long i)
  * Inlined at its four callers, which each know which way the value goes
  * (callgrind: 11 fewer instructions a pair; the rising walk alone inline
  * and the falling one out of line saved 2). */
-static inline __attribute__((always_inline)) void
+static MODERN_ALWAYS_INLINE void
 put_block(struct modern_index *ix, unsigned long b, uint32_t v)
 {
 	const unsigned int nlevels = ix->nlevels;
@@ -634,7 +635,7 @@ static unsigned long first_ge(const struct modern_index *ix, unsigned int l,
  * its lowest bit (the bit past the node only keeps ctz defined).  Inlined:
  * first fit's descent from the root then keeps its operands in registers
  * (callgrind: 27 to 33 fewer instructions a pair). */
-static inline __attribute__((always_inline)) unsigned long
+static MODERN_ALWAYS_INLINE unsigned long
 descend(const struct modern_index *ix, unsigned int l, unsigned long i, unsigned long nr)
 {
 	while (l-- > 0) {
@@ -815,7 +816,7 @@ static struct run released(struct modern_index *ix, const unsigned long *map,
 /* Bits up to @b were claimed out of the free run @was = [s, e), leaving
  * [s, a) and [b, e); returns @was.  The caller found the run's ends.
  * Inlined: once a pair, and its run is passed in registers then. */
-static inline __attribute__((always_inline)) struct run
+static MODERN_ALWAYS_INLINE struct run
 claimed(struct modern_index *ix, const unsigned long *map, unsigned long b, struct run was)
 {
 	unsigned long s = was.start, e = was.end;
@@ -891,7 +892,7 @@ unsigned long modern_index_longest(const struct modern_index *ix)
  * block_find()'s last resort, out of line to keep its word loop lean: the
  * window in the block's last run, whose @carry bits end the block.
  */
-static __attribute__((noinline)) unsigned long
+static MODERN_NOINLINE unsigned long
 last_run_find(const struct modern_index *ix, const unsigned long *map, unsigned long b,
 	      unsigned long lo, unsigned long nr, unsigned long carry, unsigned long *run_end)
 {
@@ -919,7 +920,7 @@ last_run_find(const struct modern_index *ix, const unsigned long *map, unsigned 
  * @last says that @b holds the chunk's last word: only then can a word
  * have bits past the chunk, and the usual block need not test each.
  */
-static inline __attribute__((always_inline)) unsigned long
+static MODERN_ALWAYS_INLINE unsigned long
 block_find_in(const struct modern_index *ix, const unsigned long *map, unsigned long b,
 	      unsigned long lo, unsigned long nr, unsigned long *run_end, bool last)
 {
@@ -973,7 +974,7 @@ block_find_in(const struct modern_index *ix, const unsigned long *map, unsigned 
 /* block_find_in() for the block that holds the chunk's last word: out of
  * line, since the search meets it rarely (callgrind: 9 to 12 fewer
  * instructions a pair than testing every word for the chunk's end). */
-static __attribute__((noinline)) unsigned long
+static MODERN_NOINLINE unsigned long
 block_find_last(const struct modern_index *ix, const unsigned long *map, unsigned long b,
 		unsigned long lo, unsigned long nr, unsigned long *run_end)
 {
@@ -981,7 +982,7 @@ block_find_last(const struct modern_index *ix, const unsigned long *map, unsigne
 }
 
 /* block_find_in(), the chunk's last block told apart once. */
-static inline __attribute__((always_inline)) unsigned long
+static MODERN_ALWAYS_INLINE unsigned long
 block_find(const struct modern_index *ix, const unsigned long *map, unsigned long b,
 	   unsigned long lo, unsigned long nr, unsigned long *run_end)
 {

@@ -16,6 +16,7 @@
 
 #include "algo_internal.h"
 #include "bitmap_internal.h"
+#include "compiler_internal.h"
 #include "chunkdir_internal.h"
 #include "index_internal.h"
 #include "lock_internal.h"
@@ -337,7 +338,7 @@ static bool claim_in_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk,
  * bitmap scan); any other one searches the bitmap, and the index is told
  * which bits it claimed.
  */
-static inline __attribute__((always_inline)) bool
+static MODERN_ALWAYS_INLINE bool
 claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 	      unsigned long nbits, genpool_algo_t algo,
 	      enum modern_algo_kind kind, void *data, unsigned long *bit)
@@ -365,7 +366,7 @@ claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 }
 
 /* Try the chunk in @slot; on success the directory learns its new longest run. */
-static inline __attribute__((always_inline)) bool
+static MODERN_ALWAYS_INLINE bool
 alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size,
 	      unsigned long nbits, genpool_algo_t algo,
 	      enum modern_algo_kind kind, void *data,
@@ -402,7 +403,7 @@ static bool filtered_out(const struct chunk_filter *filter, const struct gen_poo
  * alloc_other(): a call between them would spill the search's state, and
  * in the first fit copy the constant arguments fold away.
  */
-static inline __attribute__((always_inline)) unsigned long
+static MODERN_ALWAYS_INLINE unsigned long
 alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 	      genpool_algo_t algo, enum modern_algo_kind kind,
 	      void *data, void **owner, const struct chunk_filter *filter)
@@ -433,7 +434,7 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
  * constant, alloc_indexed() keeps what it needs in registers instead of
  * spilling it around every call.
  */
-static __attribute__((noinline)) unsigned long
+static MODERN_NOINLINE unsigned long
 alloc_first_fit(struct gen_pool *pool, size_t size, unsigned long nbits)
 {
 	return alloc_indexed(pool, size, nbits, gen_pool_first_fit, MODERN_ALGO_FIRST_FIT,
@@ -442,7 +443,7 @@ alloc_first_fit(struct gen_pool *pool, size_t size, unsigned long nbits)
 
 /* Every other request: a data check for the algorithms that take data,
  * then the indexed or the lock-free search. */
-static __attribute__((noinline)) unsigned long
+static MODERN_NOINLINE unsigned long
 alloc_other(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_algo_t algo,
 	    enum modern_algo_kind kind, void *data, void **owner,
 	    const struct chunk_filter *filter)
@@ -468,8 +469,9 @@ alloc_other(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_alg
  * default request or any other.  Forced inline so that each entry point's
  * constant owner and filter fold away.
  */
-static inline __attribute__((always_inline)) unsigned long pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
-				void *data, void **owner, const struct chunk_filter *filter)
+static MODERN_ALWAYS_INLINE unsigned long
+pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo, void *data, void **owner,
+	   const struct chunk_filter *filter)
 {
 	int order = pool->min_alloc_order;
 	enum modern_algo_kind kind;
@@ -632,7 +634,7 @@ static bool free_range_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 
 /* Indexed mode: check, release and update the index under the lock; report
  * (the handler may use the pool) only once the lock is dropped. */
-static inline __attribute__((always_inline)) bool
+static MODERN_ALWAYS_INLINE bool
 free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 	     struct free_error *err, struct gen_pool_chunk **found)
 {
@@ -662,7 +664,7 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 
 /* Lock-free mode: the kernel's path.  Checks run first; a concurrent free
  * of the same block can still win the race, which the release detects. */
-static __attribute__((noinline)) bool
+static MODERN_NOINLINE bool
 free_lockless(struct gen_pool *pool, unsigned long addr, size_t size,
 	      struct free_error *err, struct gen_pool_chunk **found)
 {
@@ -695,7 +697,7 @@ free_lockless(struct gen_pool *pool, unsigned long addr, size_t size,
  * indexed free's calls (a saved register or a spill each).  The lock-free
  * path stays out of line, one copy.
  */
-static inline __attribute__((always_inline)) void
+static MODERN_ALWAYS_INLINE void
 free_block(struct gen_pool *pool, unsigned long addr, size_t size, void **owner,
 	   const char *func)
 {

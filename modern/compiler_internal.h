@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * modern/compiler_internal.h - inlining hints for the hot paths (not
+ * installed).
+ *
+ * Each use overrules GCC's own choice on the indexed alloc/free path, where
+ * callgrind showed the call (or the inlined cold code) costing more than
+ * the work; the commit that placed it gives the count.  Other compilers
+ * get plain static functions.
+ */
+#ifndef GENALLOC_MODERN_COMPILER_INTERNAL_H
+#define GENALLOC_MODERN_COMPILER_INTERNAL_H
+
+#if defined(__GNUC__)
+/* Always inlined: a hot helper whose call cost more than its body. */
+#define MODERN_ALWAYS_INLINE inline __attribute__((always_inline))
+/* Never inlined: a cold case kept out of its caller's registers. */
+#define MODERN_NOINLINE __attribute__((noinline))
+#else
+#define MODERN_ALWAYS_INLINE inline
+#define MODERN_NOINLINE
+#endif
+
+#endif /* GENALLOC_MODERN_COMPILER_INTERNAL_H */
