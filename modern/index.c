@@ -53,7 +53,11 @@
  *   maximum: a larger value stops at the first ancestor already as large, a
  *   smaller one at the first ancestor whose maximum came from elsewhere.
  *   Blocks strictly inside the range start no run before or after, so only
- *   their full bits change.  Cost: O(log8 n) tree steps, O(log64 n) full-
+ *   their full bits change, and only those of blocks the run [s, e) covers
+ *   whole (all free before a claim, after a release): the run's ends say
+ *   which, without reading the blocks.  First fit's claim arrives with its
+ *   run's end (modern_index_claim_run()), which its search met, so that
+ *   update need not look for the run's ends at all.  Cost: O(log8 n) tree steps, O(log64 n) full-
  *   map steps and at most two block scans per change, whatever its size
  *   (plus one full bit per block it covers).  modern_index_verify()
  *   recomputes everything from the bitmap and compares.  Updates need the
