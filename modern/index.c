@@ -152,9 +152,8 @@ static unsigned long used_word(const struct modern_index *ix, const unsigned lon
 {
 	/* One test on the common path: only the last word and beyond are odd. */
 	if (wi >= ix->lastw)
-		return wi > ix->lastw ? ~0UL : ix->pad | atomic_load_explicit(
-			(const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
-	return atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
+		return wi > ix->lastw ? ~0UL : ix->pad | map_word(map, wi);
+	return map_word(map, wi);
 }
 
 /* Word @wi of a block, which holds the chunk's last word only if @last:
@@ -176,8 +175,7 @@ static unsigned long load_block(const struct modern_index *ix, const unsigned lo
 		/* Unrolled: eight loads and ANDs, no loop, no stack copy. */
 #pragma GCC unroll 8
 		for (k = 0; k < BLOCK_WORDS; k++) {
-			w[k] = atomic_load_explicit((const _Atomic unsigned long *)&map[wi + k],
-						    memory_order_relaxed);
+			w[k] = map_word(map, wi + k);
 			all &= w[k];
 		}
 		return all;
@@ -218,36 +216,36 @@ static unsigned long run_starts(unsigned long f, unsigned long nr)
 	return f;
 }
 
-/* find_in_block() in the block that holds the chunk's last word, whose
- * words past the chunk read as used: out of line, so that the common case
- * tests for it once rather than at every word. */
+/* The first used (@flip 0) or free (@flip ~0UL) bit at or after @p in @p's
+ * block, or the block's end; @last as for block_word(). */
+static MODERN_ALWAYS_INLINE unsigned long
+scan_block(const struct modern_index *ix, const unsigned long *map, unsigned long p,
+	   unsigned long flip, bool last)
+{
+	unsigned long wi = p / BPL, wend = (p / BLOCK_BITS + 1) * BLOCK_WORDS;
+	unsigned long w = (block_word(ix, map, wi, last) ^ flip) & (~0UL << (p % BPL));
+
+	while (!w && ++wi < wend)
+		w = block_word(ix, map, wi, last) ^ flip;
+	return w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : wend * BPL;
+}
+
+/* scan_block() in the block that holds the chunk's last word: out of line,
+ * so that the common case tests for it once rather than at every word. */
 static MODERN_NOINLINE unsigned long
 find_in_last_block(const struct modern_index *ix, const unsigned long *map, unsigned long p,
 		   unsigned long flip)
 {
-	unsigned long wi = p / BPL, wend = (p / BLOCK_BITS + 1) * BLOCK_WORDS;
-	unsigned long w = (used_word(ix, map, wi) ^ flip) & (~0UL << (p % BPL));
-
-	while (!w && ++wi < wend)
-		w = used_word(ix, map, wi) ^ flip;
-	return w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : wend * BPL;
+	return scan_block(ix, map, p, flip, true);
 }
 
-/* The first used (@flip 0) or free (@flip ~0UL) bit at or after @p in @p's
- * block, or the block's end. */
+/* scan_block(), the chunk's last block told apart once. */
 static inline unsigned long find_in_block(const struct modern_index *ix, const unsigned long *map,
-				   unsigned long p, unsigned long flip)
+					  unsigned long p, unsigned long flip)
 {
-	unsigned long wi = p / BPL, wend = (p / BLOCK_BITS + 1) * BLOCK_WORDS, w;
-
-	if (wend > ix->lastw)
+	if ((p / BLOCK_BITS + 1) * BLOCK_WORDS > ix->lastw)
 		return find_in_last_block(ix, map, p, flip);
-	w = (atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed) ^
-	     flip) & (~0UL << (p % BPL));
-	while (!w && ++wi < wend)
-		w = atomic_load_explicit((const _Atomic unsigned long *)&map[wi],
-					 memory_order_relaxed) ^ flip;
-	return w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : wend * BPL;
+	return scan_block(ix, map, p, flip, false);
 }
 
 static unsigned long used_in_block(const struct modern_index *ix, const unsigned long *map,
@@ -429,8 +427,7 @@ next_used(const struct modern_index *ix, const unsigned long *map, unsigned long
 	unsigned long wi = p / BPL, w;
 
 	if (wi < ix->lastw) {
-		w = atomic_load_explicit((const _Atomic unsigned long *)&map[wi],
-					 memory_order_relaxed) & (~0UL << (p % BPL));
+		w = map_word(map, wi) & (~0UL << (p % BPL));
 		if (w)
 			return wi * BPL + (unsigned long)__builtin_ctzl(w);
 	}
