@@ -604,8 +604,8 @@ static const struct free_error already_free = { GENALLOC_EDOUBLEFREE,
  * returns false and fills @err otherwise.
  */
 static bool free_range_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
-		    unsigned long addr, size_t size, struct free_error *err,
-		    unsigned long *start, unsigned long *nbits)
+			  unsigned long addr, size_t size, struct free_error *err,
+			  unsigned long *start, unsigned long *nbits)
 {
 	int order = pool->min_alloc_order;
 	unsigned long off, n;
