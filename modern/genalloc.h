@@ -84,10 +84,14 @@
  *                     and per chunk about 48 bytes of directory.
  *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 76 KiB index (+ 41 KiB
  *   with best fit).  Chunks of 2^32 granules or more have no index and are
- *   searched linearly in both modes.  Any of these blocks of 4 MiB or more
- *   is advised onto transparent huge pages (madvise MADV_HUGEPAGE, where
- *   the system has it): its resident size rounds up to whole 2 MiB pages,
- *   and a big pool's random bitmap reads stop missing in the TLB.
+ *   searched linearly in both modes.  Each block starts on a 64-byte cache
+ *   line, so that the index's 512-granule blocks of the bitmap are one line
+ *   each.  Blocks of 256 KiB or more are mapped (mmap) rather than
+ *   allocated: their pages stay untouched zeros until used.  Those of
+ *   4 MiB or more are advised onto transparent huge pages (madvise
+ *   MADV_HUGEPAGE, where the system has it): their resident size rounds up
+ *   to whole 2 MiB pages, and a big pool's random bitmap reads stop
+ *   missing in the TLB.
  *
  * DIVERGENCES FROM THE KERNEL (each a known kernel defect or a BUG())
  *  - NULL pool: WARN EINVAL and the failure value (the kernel dereferences

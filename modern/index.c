@@ -737,9 +737,10 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 
 void modern_index_destroy(struct modern_index *ix)
 {
-	if (ix)
-		modern_sc_destroy(ix->sc);
-	free(ix);
+	if (!ix)
+		return;
+	modern_sc_destroy(ix->sc);
+	modern_meta_free(ix, modern_index_bytes(ix->nbits));
 }
 
 size_t modern_index_footprint(const struct modern_index *ix)

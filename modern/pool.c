@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "algo_internal.h"
@@ -50,11 +51,20 @@ static struct gen_pool_chunk *find_chunk(struct gen_pool *pool, unsigned long ad
 	return NULL;
 }
 
+/* The bitmap follows the header on the cache line where modern_meta_zalloc()
+ * starts the block, so each of the index's 8-word blocks is one line. */
+_Static_assert(offsetof(struct gen_pool_chunk, bits) % MODERN_META_LINE == 0,
+	       "a chunk's bitmap must start on a cache line");
+
+/* A chunk's header and its bitmap, one block of bookkeeping. */
+static size_t chunk_bytes(unsigned long nbits)
+{
+	return sizeof(struct gen_pool_chunk) + modern_bits_to_longs(nbits) * sizeof(unsigned long);
+}
+
 size_t modern_chunk_meta_bytes(unsigned long nbits)
 {
-	return sizeof(struct gen_pool_chunk) +
-	       modern_bits_to_longs(nbits) * sizeof(unsigned long) +
-	       modern_index_bytes(nbits);
+	return chunk_bytes(nbits) + modern_index_bytes(nbits);
 }
 
 /**
@@ -151,13 +161,13 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	if (!range_ok(pool, virt, size, func))
 		return -EINVAL;
 	nbits = size >> pool->min_alloc_order;
-	chunk = modern_meta_zalloc(sizeof(*chunk) + modern_bits_to_longs(nbits) * sizeof(unsigned long));
+	chunk = modern_meta_zalloc(chunk_bytes(nbits));
 	if (!chunk)
 		return -ENOMEM;
 	if (nbits && nbits <= MODERN_INDEX_MAX_BITS) {
 		chunk->index = modern_index_create(chunk->bits, nbits);
 		if (!chunk->index) {
-			free(chunk);
+			modern_meta_free(chunk, chunk_bytes(nbits));
 			return -ENOMEM;
 		}
 	}
@@ -170,7 +180,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	rc = publish_chunk(pool, chunk);
 	if (rc) {
 		modern_index_destroy(chunk->index);
-		free(chunk);
+		modern_meta_free(chunk, chunk_bytes(nbits));
 		if (rc == -ENOMEM)
 			return rc;
 		genalloc_report(GENALLOC_WARN, GENALLOC_EOVERLAP, func, pool, virt, size,
@@ -261,7 +271,7 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 	for (chunk = modern_first_chunk(pool); chunk; chunk = next) {
 		next = chunk->next_chunk;
 		modern_index_destroy(chunk->index);
-		free(chunk);
+		modern_meta_free(chunk, chunk_bytes(chunk->nbits));
 	}
 	modern_dir_destroy(pool->dir);
 	free((void *)pool->name);

@@ -333,7 +333,8 @@ struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned lon
 
 void modern_sc_destroy(struct modern_sizeclass *sc)
 {
-	free(sc);
+	if (sc)
+		modern_meta_free(sc, modern_sc_bytes(sc->nbits));
 }
 
 void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned long e,
