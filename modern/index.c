@@ -852,9 +852,10 @@ static struct run released(struct modern_index *ix, const unsigned long *map,
 	struct run merged = { s, e };
 
 	full_update(ix, a, b, s, e, true);
-	/* The run that started at b is now part of the one from s. */
+	/* The run that started at b is now part of the one from s, which
+	 * covers block bb up to e: bb's runs start past e, if any do. */
 	if (e > b && bb != bs && ix->max[0][bb] == e - b)
-		put_block(ix, bb, block_value(ix, map, bb, &merged));
+		put_block(ix, bb, e >> BLOCK_SHIFT == bb ? block_part(ix, map, bb, e, &merged) : 0);
 	if (e - s > ix->max[0][bs])
 		put_block(ix, bs, (uint32_t)(e - s));
 	return merged;
