@@ -164,27 +164,39 @@ block_word(const struct modern_index *ix, const unsigned long *map, unsigned lon
 	return last ? used_word(ix, map, wi) : map_word(map, wi);
 }
 
-/* Block @b's eight words into @w, bits past the chunk reading as used;
- * returns their AND, ~0UL when the block is all used. */
-static unsigned long load_block(const struct modern_index *ix, const unsigned long *map,
-				unsigned long b, unsigned long w[BLOCK_WORDS])
+/*
+ * Block @b's eight words, bits past the chunk reading as used: the map's
+ * own, or for the chunk's last block a copy made in @copy; *@all_used says
+ * whether every bit is used.  The map's words are read in place, without
+ * atomics: the index runs under the pool's lock, which keeps every writer
+ * out (as the pool's _excl bitmap calls rely on).
+ */
+static MODERN_ALWAYS_INLINE const unsigned long *
+block_words(const struct modern_index *ix, const unsigned long *map, unsigned long b,
+	    unsigned long copy[BLOCK_WORDS], bool *all_used)
 {
 	unsigned long wi = b * BLOCK_WORDS, all = ~0UL, k;
 
 	if (wi + BLOCK_WORDS <= ix->lastw) {
-		/* Unrolled: eight loads and ANDs, no loop, no stack copy. */
-#pragma GCC unroll 8
-		for (k = 0; k < BLOCK_WORDS; k++) {
-			w[k] = map_word(map, wi + k);
-			all &= w[k];
-		}
-		return all;
+#if defined(__SSE2__)
+		const __m128i *v = (const __m128i *)(const void *)&map[wi];
+		__m128i and4 = _mm_and_si128(_mm_and_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1)),
+					     _mm_and_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3)));
+
+		*all_used = _mm_movemask_epi8(_mm_cmpeq_epi8(and4, _mm_set1_epi8(-1))) == 0xffff;
+#else
+		for (k = 0; k < BLOCK_WORDS; k++)
+			all &= map[wi + k];
+		*all_used = all == ~0UL;
+#endif
+		return &map[wi];
 	}
 	for (k = 0; k < BLOCK_WORDS; k++) {
-		w[k] = used_word(ix, map, wi + k);
-		all &= w[k];
+		copy[k] = used_word(ix, map, wi + k);
+		all &= copy[k];
 	}
-	return all;
+	*all_used = all == ~0UL;
+	return copy;
 }
 
 /* Bit @p (< nbits, so the bits past the chunk never matter) is used. */
@@ -554,16 +566,24 @@ static long tail_run(const struct modern_index *ix, const unsigned long *map,
 static uint32_t block_part(const struct modern_index *ix, const unsigned long *map,
 			   unsigned long b, unsigned long lo, const struct run *known)
 {
-	unsigned long w[BLOCK_WORDS], k = (lo / BPL) % BLOCK_WORDS;
-	long best, carry = 0, t;
+	unsigned long copy[BLOCK_WORDS], k = (lo / BPL) % BLOCK_WORDS, u;
+	const unsigned long *w;
+	long best = 0, carry = 0, t;
+	bool all_used;
 
+	w = block_words(ix, map, b, copy, &all_used);
 	/* All used: the usual end of a claim in a full region. */
-	if (load_block(ix, map, b, w) == ~0UL)
+	if (all_used)
 		return 0;
-	if (lo == b << BLOCK_SHIFT)
+	if (lo == b << BLOCK_SHIFT) {
 		carry = lead_carry(map, b);
-	w[k] |= (1UL << lo % BPL) - 1;
-	best = words_longest(w, k, BLOCK_WORDS, &carry, 0);
+	} else {
+		/* Bit lo is used: lo's word counts from lo on. */
+		u = w[k] | ((1UL << lo % BPL) - 1);
+		best = words_longest(&u, 0, 1, &carry, 0);
+		k++;
+	}
+	best = words_longest(w, k, BLOCK_WORDS, &carry, best);
 	if (carry > 0) {
 		t = tail_run(ix, map, b, carry, known);
 		best = t > best ? t : best;
