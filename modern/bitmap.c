@@ -284,13 +284,19 @@ static bool clear_ones_words_excl(unsigned long *map, unsigned long first, unsig
 	const __m128i ones = _mm_set1_epi32(-1), zero = _mm_setzero_si128();
 	__m128i a, b;
 
-	for (; i + 4 <= last; i += 4) {
-		a = _mm_loadu_si128((const __m128i *)(const void *)&map[i]);
-		b = _mm_loadu_si128((const __m128i *)(const void *)&map[i + 2]);
+	/* Eight words a step, one test: a 64 KiB block at 8-byte granules is
+	 * 128 words, and at four a step the loop's own work showed. */
+	for (; i + 8 <= last; i += 8) {
+		a = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)&map[i]),
+				  _mm_loadu_si128((const __m128i *)(const void *)&map[i + 2]));
+		b = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)&map[i + 4]),
+				  _mm_loadu_si128((const __m128i *)(const void *)&map[i + 6]));
 		if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(a, b), ones)) != 0xffff)
 			return undo_clear_excl(map, first, i);
 		_mm_storeu_si128((__m128i *)(void *)&map[i], zero);
 		_mm_storeu_si128((__m128i *)(void *)&map[i + 2], zero);
+		_mm_storeu_si128((__m128i *)(void *)&map[i + 4], zero);
+		_mm_storeu_si128((__m128i *)(void *)&map[i + 6], zero);
 	}
 #endif
 	for (; i < last; i++) {

@@ -136,12 +136,13 @@ START_TEST(set_and_clear_every_range)
 END_TEST
 
 /*
- * The indexed free's check-and-clear, over enough words for its 16-byte
- * loop and the scalar words after it: it clears exactly the range when all
- * of it is set (whatever the bits around it), and with any one bit of the
- * range clear it refuses and leaves the map as it was.
+ * The indexed free's check-and-clear, over enough words for two steps of
+ * its eight-word loop (a hole in the second step undoes the first) and the
+ * scalar words after it: it clears exactly the range when all of it is set
+ * (whatever the bits around it), and with any one bit of the range clear
+ * it refuses and leaves the map as it was.
  */
-#define BIG_WORDS 12
+#define BIG_WORDS 20
 
 static void release_refused_with_hole(const unsigned long *full, unsigned long start,
 				      unsigned long nr, unsigned long hole)
