@@ -215,12 +215,15 @@ static unsigned int clz_or_bpl(unsigned long w)
 	return w ? (unsigned int)__builtin_clzl(w) : (unsigned int)BPL;
 }
 
-/* Bits p of free-mask @f such that p .. p + @nr - 1 are all free (@nr <= BPL). */
+/* Bits p of free-mask @f such that p .. p + @nr - 1 are all free (@nr <= BPL).
+ * The steps depend on @nr alone: stopping once @f is empty saved a few
+ * instructions but missed the branch's prediction, word after word (wall
+ * time, log-uniform 64M: 5 ns a pair more). */
 static unsigned long run_starts(unsigned long f, unsigned long nr)
 {
 	unsigned long k = 1, s;
 
-	while (k < nr && f) {
+	while (k < nr) {
 		s = k < nr - k ? k : nr - k;
 		f &= f >> s;
 		k += s;
