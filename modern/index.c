@@ -218,17 +218,17 @@ static unsigned int clz_or_bpl(unsigned long w)
 /* Bits p of free-mask @f such that p .. p + @nr - 1 are all free (@nr <= BPL).
  * The steps depend on @nr alone: stopping once @f is empty saved a few
  * instructions but missed the branch's prediction, word after word (wall
- * time, log-uniform 64M: 5 ns a pair more). */
+ * time, log-uniform 64M: 5 ns a pair more).  Doubling needs no minimum a
+ * step, as a step of min(k, nr - k) did (4 ns a pair). */
 static unsigned long run_starts(unsigned long f, unsigned long nr)
 {
-	unsigned long k = 1, s;
+	unsigned long k;
 
-	while (k < nr) {
-		s = k < nr - k ? k : nr - k;
-		f &= f >> s;
-		k += s;
-	}
-	return f;
+	/* Doubling, then one step of what is left: a run of nr holds one of
+	 * k <= nr at its start and one at its end, which overlap. */
+	for (k = 1; 2 * k < nr; k *= 2)
+		f &= f >> k;
+	return f & f >> (nr - k);
 }
 
 /* The first used (@flip 0) or free (@flip ~0UL) bit at or after @p in @p's
