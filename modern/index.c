@@ -104,28 +104,30 @@
  *           bits past the chunk begin
  * @pad:     the bits of the last word past the chunk, which read as used
  * @nlevels: levels of the max tree, blocks included; the last has one node
- * @count:   nodes per level of the max tree
+ * @nfull:   levels of the full map
+ * @sc:      runs by size class, built the first time best fit runs
  * @max:     @max[0][b] is the longest run starting in block b; @max[l][i]
  *           the maximum of its 8 children on level l - 1.  Each level
  *           is padded with zeros to a multiple of 8 entries.
- * @nfull:   levels of the full map
- * @fwords:  words per level of the full map
  * @full:    @full[0] one bit per block, set when it is all free; bit j of
  *           @full[l] set when word j of @full[l - 1] is all ones.  Bits
  *           past a level's end are kept set, so they never look "used".
- * @sc:      runs by size class, built the first time best fit runs
+ * @count:   nodes per level of the max tree
+ * @fwords:  words per level of the full map
  */
 struct modern_index {
+	/* What every update and search reads, on the first three lines. */
 	unsigned long nbits;
 	unsigned long lastw;
 	unsigned long pad;
 	unsigned int nlevels;
-	unsigned long count[MAX_LEVELS];
-	uint32_t *max[MAX_LEVELS];
 	unsigned int nfull;
-	unsigned long fwords[MAX_FULL_LEVELS];
-	unsigned long *full[MAX_FULL_LEVELS];
 	struct modern_sizeclass *sc;
+	uint32_t *max[MAX_LEVELS];
+	unsigned long *full[MAX_FULL_LEVELS];
+	/* Level sizes: read by the walks along a level and the rebuild. */
+	unsigned long count[MAX_LEVELS];
+	unsigned long fwords[MAX_FULL_LEVELS];
 };
 
 static unsigned long ceil_div(unsigned long a, unsigned long b)
