@@ -74,7 +74,7 @@ struct settings {
 	size_t chunks;		/* modern pools as this many equal chunks */
 	size_t many_chunks;	/* MANY CHUNKS: 1 against this many; 0 skips it */
 	size_t runs;
-	size_t pairs;		/* per run on pools up to 16M; scaled down above */
+	size_t pairs;		/* per run, unless the budget ends it first */
 	double budget;		/* seconds per run at most */
 	double linear_budget;	/* seconds per linear-search point */
 	uint64_t seed;
@@ -268,15 +268,6 @@ static struct figure *result(const struct settings *s, size_t pi, size_t oi, siz
 	return &s->results[((pi * s->nr_occ + oi) * s->nr_threads + ti) * (s->ne + 1) + ei];
 }
 
-static size_t pairs_for(const struct settings *s, size_t pool)
-{
-	size_t sixteen = (size_t)16 << 20;
-
-	if (pool <= sixteen)
-		return s->pairs;
-	return s->pairs / (pool / sixteen) > 500 ? s->pairs / (pool / sixteen) : 500;
-}
-
 /* Request sizes: fixed by --sizes, else log-uniform in [pool/2^17, pool/2^11]. */
 static size_t request_lo(const struct settings *s, size_t pool)
 {
@@ -364,7 +355,7 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 		for (ti = 0; ti < s->nr_threads; ti++) {
 			struct figure *f = result(s, pi, oi, ti, ei);
 
-			*f = measure(p, set, nr, s->threads[ti], pairs_for(s, pool), s->runs,
+			*f = measure(p, set, nr, s->threads[ti], s->pairs, s->runs,
 				     s->budget, lo, hi, s->seed + ti);
 			f->fill = spent;
 			f->chunks_used = used;
@@ -435,7 +426,7 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 	       hsize(a, sizeof(a), pool), s->chunks > 1 ? " in equal chunks" : "",
 	       s->occ[oi], s->threads[ti],
 	       s->threads[ti] > 1 ? "s" : "", request_lo(s, pool), request_hi(s, pool),
-	       s->runs, pairs_for(s, pool), s->budget * 1000);
+	       s->runs, s->pairs, s->budget * 1000);
 	if (s->chunks > 1)
 		printf("  modern pools as %zu chunks (one gen_pool_add each); after the fill the live "
 		       "blocks lie in %zu of them (%s's pool)\n", s->chunks,
@@ -714,8 +705,7 @@ static void many_settings(const struct settings *s, struct settings *m, size_t c
 	m->ne = NR_MANY;
 	m->engines_set = 1;
 	m->chunks = chunks;
-	/* --pairs counts for pools up to 16M: run the full count on 64M too. */
-	m->pairs = s->pairs * (MANY_POOL >> 24);
+	m->pairs = s->pairs;
 	m->csv = NULL;
 }
 
@@ -731,7 +721,7 @@ static void print_many_header(const struct settings *m, const struct figure *f)
 	       "  pairs of free(random live) + alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs "
 	       "or %g ms; median ns per pair\n", hsize(a, sizeof(a), MANY_POOL), l.nr, l.size,
 	       MANY_OCC, request_lo(m, MANY_POOL), request_hi(m, MANY_POOL), m->runs,
-	       pairs_for(m, MANY_POOL), m->budget * 1000);
+	       m->pairs, m->budget * 1000);
 	printf("  Fill: random blocks allocated one after another.  Every algorithm takes the first "
 	       "chunk on the\n"
 	       "  pool's list that can hold a request, so the fill packs the chunks in list order: "
@@ -835,8 +825,7 @@ static void usage(FILE *f)
 "  -e, --engines LIST    engines (default: all: genalloc-compare --list, and\n"
 "                        kff8, kbf8, kffo8 (kernel linear path), tlsf8)\n"
 "  -r, --runs N          runs per point; the median is reported (default 5)\n"
-"  -n, --pairs N         pairs per run on pools up to 16M, scaled down by the\n"
-"                        size above, at least 500 (default 20000)\n"
+"  -n, --pairs N         pairs per run (default 20000)\n"
 "  -b, --budget MS       a run stops after MS milliseconds even if its pairs\n"
 "                        are not done (default 25)\n"
 "  -l, --linear LIST     pools for the buddy free-list test (default\n"
