@@ -188,13 +188,15 @@ static unsigned long fixed_bit(const struct gen_pool_chunk *chunk, unsigned long
 
 bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
 			       struct gen_pool *pool, struct gen_pool_chunk *chunk,
-			       unsigned long nr, unsigned long *bit)
+			       unsigned long nr, unsigned long *bit, unsigned long *run_end)
 {
 	struct modern_index *ix = chunk->index;
 	unsigned long mask, off;
 
+	*run_end = MODERN_INDEX_NONE;
 	if (kind == MODERN_ALGO_BEST_FIT) {
-		*bit = modern_index_best_fit(ix, chunk->bits, nr);
+		/* Best fit's answer starts a run too, whose end it knows. */
+		*bit = modern_index_best_fit(ix, chunk->bits, nr, run_end);
 	} else if (kind == MODERN_ALGO_ORDER_ALIGN) {
 		*bit = modern_index_find_aligned(ix, chunk->bits, nr,
 						 roundup_pow_of_two((unsigned int)nr) - 1, 0);

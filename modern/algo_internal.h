@@ -64,11 +64,11 @@ static inline enum modern_algo_kind modern_algo_kind_of(genpool_algo_t algo)
 
 /**
  * modern_algo_indexed_other() - modern_algo_indexed() for every kind but
- * first fit (@run_end is MODERN_INDEX_NONE for them)
+ * first fit (@run_end is set by best fit only)
  */
 bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
 			       struct gen_pool *pool, struct gen_pool_chunk *chunk,
-			       unsigned long nr, unsigned long *bit);
+			       unsigned long nr, unsigned long *bit, unsigned long *run_end);
 
 /**
  * modern_algo_indexed() - a built-in algorithm's answer through the index
@@ -78,9 +78,9 @@ bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
  * @chunk: the chunk, with an index that matches its bitmap
  * @nr:    granules wanted
  * @bit:   receives the first granule, or a value >= chunk->nbits for none
- * @run_end: receives, when the search learnt it, the end of the free run
- *         that @bit starts (for modern_index_claim_run()), else
- *         MODERN_INDEX_NONE
+ * @run_end: receives, when the search learnt it (first fit, best fit), the
+ *         end of the free run that @bit starts (for
+ *         modern_index_claim_run()), else MODERN_INDEX_NONE
  *
  * Gives exactly what the algorithm(chunk->bits, chunk->nbits, 0, @nr, ...)
  * returns (a failure being any value >= nbits), without scanning the
@@ -97,8 +97,7 @@ static inline bool modern_algo_indexed(enum modern_algo_kind kind, void *data,
 		*bit = modern_index_find_first(chunk->index, chunk->bits, nr, run_end);
 		return true;
 	}
-	*run_end = MODERN_INDEX_NONE;
-	return modern_algo_indexed_other(kind, data, pool, chunk, nr, bit);
+	return modern_algo_indexed_other(kind, data, pool, chunk, nr, bit, run_end);
 }
 
 #endif /* GENALLOC_MODERN_ALGO_INTERNAL_H */

@@ -1201,7 +1201,7 @@ unsigned long modern_index_find_aligned(const struct modern_index *ix,
 /* Best fit without the size classes (no memory for them): every run that
  * can hold @nr, in address order, one O(log n) step each. */
 static unsigned long best_fit_walk(const struct modern_index *ix, const unsigned long *map,
-				   unsigned long nr)
+				   unsigned long nr, unsigned long *run_end)
 {
 	unsigned long best = MODERN_INDEX_NONE, best_len = ~0UL, p, end;
 
@@ -1216,17 +1216,19 @@ static unsigned long best_fit_walk(const struct modern_index *ix, const unsigned
 		}
 		p = modern_index_find(ix, map, end + 1, nr);
 	}
+	if (best != MODERN_INDEX_NONE)
+		*run_end = best + best_len;
 	return best;
 }
 
 unsigned long modern_index_best_fit(struct modern_index *ix, const unsigned long *map,
-				    unsigned long nr)
+				    unsigned long nr, unsigned long *run_end)
 {
 	if (nr > ix->nbits || modern_index_longest(ix) < nr)
 		return MODERN_INDEX_NONE;
 	if (!ix->sc)
 		ix->sc = modern_sc_create(map, ix->nbits);
 	if (!ix->sc)
-		return best_fit_walk(ix, map, nr);
-	return modern_sc_best_fit(ix->sc, ix, map, nr);
+		return best_fit_walk(ix, map, nr, run_end);
+	return modern_sc_best_fit(ix->sc, ix, map, nr, run_end);
 }

@@ -75,8 +75,9 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
  * @run_end: the end of that free run before the claim (its first used bit
  *           after it, or the map's size), >= @start + @nr
  *
- * What first fit claims with modern_index_find_first()'s answer: the update
- * skips looking for the run's two ends.
+ * What first fit and best fit claim (modern_index_find_first()'s and
+ * modern_index_best_fit()'s answers): the update skips looking for the
+ * run's two ends.
  */
 void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
 			    unsigned long start, unsigned long nr, unsigned long run_end);
@@ -147,11 +148,13 @@ unsigned long modern_index_next_used(const struct modern_index *ix,
  *
  * The first call builds the size classes (modern/sizeclass.c), which every
  * later update then maintains; without memory for them, the runs that can
- * hold @nr are walked in address order instead.
+ * hold @nr are walked in address order instead.  *@run_end receives the
+ * run's end, for modern_index_claim_run(); it is untouched when there is
+ * no run.
  *
  * Return: the run's first bit, or MODERN_INDEX_NONE.
  */
 unsigned long modern_index_best_fit(struct modern_index *ix, const unsigned long *map,
-				    unsigned long nr);
+				    unsigned long nr, unsigned long *run_end);
 
 #endif /* GENALLOC_MODERN_INDEX_INTERNAL_H */

@@ -367,7 +367,7 @@ claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 	if (*bit >= chunk->nbits)
 		return false;
 	modern_bitmap_set_excl(chunk->bits, *bit, nbits);
-	/* First fit saw where its run ends: the update need not look. */
+	/* First fit and best fit saw where their run ends: the update need not look. */
 	if (run_end != MODERN_INDEX_NONE)
 		modern_index_claim_run(ix, chunk->bits, *bit, nbits, run_end);
 	else

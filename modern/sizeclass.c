@@ -476,10 +476,10 @@ static unsigned long next_marked(struct modern_sizeclass *sc, unsigned int c, un
  * one-length class sorts by address, so the scan starts at the horizon's
  * block and stops once the head is full.
  *
- * Return: the best run past the old horizon that holds @nr, or
- * MODERN_INDEX_NONE.
+ * Return: the best run past the old horizon that holds @nr, or one of
+ * length 0.
  */
-static unsigned long refill(struct modern_sizeclass *sc, const struct modern_index *ix,
+static struct sc_run refill(struct modern_sizeclass *sc, const struct modern_index *ix,
 			    const unsigned long *map, unsigned int c, unsigned long nr)
 {
 	struct refill rf = { .sc = sc, .c = c, .nr = nr, .from = sc->horizon[c] };
@@ -500,7 +500,7 @@ static unsigned long refill(struct modern_sizeclass *sc, const struct modern_ind
 	}
 	if (b == ~0UL && c >= EXACT)
 		sc->maxlen[c] = (uint32_t)rf.maxlen;
-	return rf.best.len ? rf.best.start : MODERN_INDEX_NONE;
+	return rf.best;
 }
 
 /* ------------------------------------------------------------ queries */
@@ -521,11 +521,18 @@ static unsigned int next_class(const struct modern_sizeclass *sc, unsigned int c
 	return (unsigned int)(wi * BPL) + (unsigned int)__builtin_ctzl(w);
 }
 
-unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct modern_index *ix,
-				 const unsigned long *map, unsigned long nr)
+/* @r's first bit, and its end in *@run_end. */
+static unsigned long run_answer(struct sc_run r, unsigned long *run_end)
 {
-	struct sc_run want = { 0, (uint32_t)nr };
-	unsigned long p;
+	*run_end = (unsigned long)r.start + r.len;
+	return r.start;
+}
+
+unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct modern_index *ix,
+				 const unsigned long *map, unsigned long nr,
+				 unsigned long *run_end)
+{
+	struct sc_run want = { 0, (uint32_t)nr }, r;
 	unsigned int c, i;
 
 	for (c = next_class(sc, size_class(nr)); c < NCLASS; c = next_class(sc, c + 1)) {
@@ -535,12 +542,12 @@ unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct moder
 		 * first of all, in nr's own the first as long as nr. */
 		i = head_rank(head(sc, c), sc->nhead[c], want);
 		if (i < sc->nhead[c])
-			return head(sc, c)[i].start;
+			return run_answer(head(sc, c)[i], run_end);
 		if (sc->nhead[c] == sc->count[c])
 			continue;	/* the head is the whole class */
-		p = refill(sc, ix, map, c, nr);
-		if (p != MODERN_INDEX_NONE)
-			return p;
+		r = refill(sc, ix, map, c, nr);
+		if (r.len)
+			return run_answer(r, run_end);
 	}
 	return MODERN_INDEX_NONE;
 }

@@ -34,11 +34,14 @@ void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned lon
  * modern_sc_best_fit() - the smallest maximal free run holding @nr, the
  * lowest on ties; refills the heads it finds empty, clearing the stale
  * bits it meets
+ * @run_end: receives the run's end (its first used bit), so that the claim
+ *           need not look for it; untouched when there is no run
  *
  * Return: its first bit, or MODERN_INDEX_NONE.
  */
 unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct modern_index *ix,
-				 const unsigned long *map, unsigned long nr);
+				 const unsigned long *map, unsigned long nr,
+				 unsigned long *run_end);
 
 /**
  * modern_sc_verify() - does every class agree with @map: its count, its

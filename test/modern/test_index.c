@@ -143,7 +143,12 @@ static void compare_queries(struct modern_index *ix, unsigned long *map,
 			;
 		EXPECT_EQ(modern_index_find_aligned(ix, map, nr, mask - 1, 0),
 			  linear_first(map, nbits, 0, nr, mask - 1, 0));
-		EXPECT_EQ(modern_index_best_fit(ix, map, nr), linear_best(map, nbits, nr));
+		end = MODERN_INDEX_NONE;
+		first = modern_index_best_fit(ix, map, nr, &end);
+		EXPECT_EQ(first, linear_best(map, nbits, nr));
+		/* Best fit always knows its run's end. */
+		ck_assert(first == MODERN_INDEX_NONE || end != MODERN_INDEX_NONE);
+		check_run_end(map, nbits, first, nr, end);
 	}
 }
 

@@ -64,14 +64,28 @@ static unsigned long linear_best(struct chunk *ch, unsigned long nr)
 	return r < ch->nbits ? r : MODERN_INDEX_NONE;
 }
 
-/* Best fit of @nr as the kernel finds it, claimed; the index must agree. */
+/* Best fit's answer @at and the run end it gave: the end of the maximal
+ * free run that @at starts. */
+static void check_run(const struct chunk *ch, unsigned long at, unsigned long end)
+{
+	const unsigned long bpl = 8 * sizeof(long);
+
+	ck_assert(at == 0 || (ch->map[(at - 1) / bpl] >> ((at - 1) % bpl) & 1));
+	EXPECT_EQ(end, modern_find_next_bit(ch->map, ch->nbits, at));
+}
+
+/* Best fit of @nr as the kernel finds it, claimed as the pool claims it,
+ * with the run's end the search gave; the index must agree. */
 static unsigned long take(struct chunk *ch, unsigned long nr)
 {
-	unsigned long want = linear_best(ch, nr);
+	unsigned long want = linear_best(ch, nr), end = MODERN_INDEX_NONE;
 
-	EXPECT_EQ(modern_index_best_fit(ch->ix, ch->map, nr), want);
-	if (want != MODERN_INDEX_NONE)
-		claim(ch, want, nr);
+	EXPECT_EQ(modern_index_best_fit(ch->ix, ch->map, nr, &end), want);
+	if (want != MODERN_INDEX_NONE) {
+		check_run(ch, want, end);
+		modern_bitmap_set(ch->map, want, nr);
+		modern_index_claim_run(ch->ix, ch->map, want, nr, end);
+	}
 	ck_assert(modern_index_verify(ch->ix, ch->map));
 	return want;
 }
@@ -192,6 +206,7 @@ START_TEST(verify_notices_untold_changes)
 {
 	struct chunk ch;
 	struct modern_sizeclass *sc;
+	unsigned long end;
 
 	chunk_init(&ch, 2 * BLOCK + 9);
 	release(&ch, 10, 200);
@@ -199,8 +214,11 @@ START_TEST(verify_notices_untold_changes)
 	sc = modern_sc_create(ch.map, ch.nbits);
 	ck_assert_ptr_nonnull(sc);
 	ck_assert(modern_sc_verify(sc, ch.map));
-	EXPECT_EQ(modern_sc_best_fit(sc, ch.ix, ch.map, 201), MODERN_INDEX_NONE);
-	EXPECT_EQ(modern_sc_best_fit(sc, ch.ix, ch.map, 7), BLOCK + 5);
+	end = 0;
+	EXPECT_EQ(modern_sc_best_fit(sc, ch.ix, ch.map, 201, &end), MODERN_INDEX_NONE);
+	EXPECT_EQ(end, 0);	/* no run: untouched */
+	EXPECT_EQ(modern_sc_best_fit(sc, ch.ix, ch.map, 7, &end), BLOCK + 5);
+	EXPECT_EQ(end, BLOCK + 12);
 	modern_bitmap_set(ch.map, 10, 3);		/* the head's run shrank */
 	ck_assert(!modern_sc_verify(sc, ch.map));
 	modern_bitmap_clear(ch.map, 10, 3);
@@ -222,7 +240,7 @@ START_TEST(random_traffic_matches_the_kernel)
 {
 	static const unsigned long sizes[] = { 3 * BLOCK + 5, 1UL << 22 };
 	unsigned long long rng = 0xbe57 + (unsigned long long)_i;
-	unsigned long nbits = sizes[_i], nr, at, len, step, steps = _i ? 600 : 3000;
+	unsigned long nbits = sizes[_i], nr, at, len, end, step, steps = _i ? 600 : 3000;
 	const char *vg = getenv("GENALLOC_UNDER_VALGRIND");
 	unsigned long live_at[256], live_len[256];
 	unsigned int nlive = 0, k;
@@ -242,8 +260,9 @@ START_TEST(random_traffic_matches_the_kernel)
 			len = 1UL << test_rng_below(&rng, _i ? 15 : 10);
 			nr = 1 + test_rng_below(&rng, len);
 			at = linear_best(&ch, nr);
-			EXPECT_EQ(modern_index_best_fit(ch.ix, ch.map, nr), at);
+			EXPECT_EQ(modern_index_best_fit(ch.ix, ch.map, nr, &end), at);
 			if (at != MODERN_INDEX_NONE) {
+				check_run(&ch, at, end);
 				claim(&ch, at, nr);
 				live_at[nlive] = at;
 				live_len[nlive++] = nr;
