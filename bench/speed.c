@@ -108,7 +108,9 @@ struct worker {
 /*
  * A uniform draw in [0, @n), @n <= 2^32: the top half of a PRNG word scaled
  * by @n (Lemire's multiply-shift), where "% n" would be a 64-bit division
- * (20 to 40 cycles each, three a pair) billed to every engine's time.
+ * (20 to 40 cycles each, three a pair) billed to every engine's time.  The
+ * workload generators keep their "%" draws (generators.c), so that the
+ * streams genalloc-compare and the traces replay stay the same.
  */
 static size_t below(uint64_t *rng, size_t n)
 {

@@ -55,10 +55,11 @@
  *   Blocks strictly inside the range start no run before or after, so only
  *   their full bits change, and only those of blocks the run [s, e) covers
  *   whole (all free before a claim, after a release): the run's ends say
- *   which, without reading the blocks.  First fit's claim arrives with its
- *   run's end (modern_index_claim_run()), which its search met, so that
- *   update need not look for the run's ends at all.  Cost: O(log8 n) tree steps, O(log64 n) full-
- *   map steps and at most two block scans per change, whatever its size
+ *   which, without reading the blocks.  First fit's and best fit's claims
+ *   arrive with their run's end (modern_index_claim_run()), which their
+ *   searches met, so that update need not look for the run's ends at all.
+ *   Cost: O(log8 n) tree steps, O(log64 n) full-map steps and at most two
+ *   block scans per change, whatever its size
  *   (plus one full bit per block it covers).  modern_index_verify()
  *   recomputes everything from the bitmap and compares.  Updates need the
  *   bitmap to hold still, which is why the pool serializes allocation and
@@ -512,7 +513,7 @@ static MODERN_ALWAYS_INLINE unsigned long inner_longest(unsigned long w, unsigne
 }
 
 /*
- * The longest free run that ends in words [@k, @kend) of block copy @w,
+ * The longest free run that ends in words [@k, @kend) of block words @w,
  * @carry free bits before word @k belonging to it; @carry becomes the free
  * bits at the top of word @kend - 1.  A negative @carry stands for a run
  * that started before the block: it can never win.
