@@ -353,6 +353,66 @@ START_TEST(huge_pool_never_truncates_nr)
 }
 END_TEST
 
+/*
+ * An indexed chunk of more than 2^31 granules (order 12; the bitmap is
+ * 256 MiB of untouched mapped memory): runs that long do not fit a signed
+ * 32-bit lane, so the index compares them with the offset it skips on
+ * smaller chunks.  A search that read them as negative would never choose
+ * the long run, or would choose a short one.
+ */
+START_TEST(indexed_runs_past_2_31_granules)
+{
+	const unsigned long order = 12, granules = (1UL << 31) + 64;
+	const unsigned long base = 1UL << 44, left = 1UL << 30;
+	struct genpool_data_fixed mid = { .offset = left << order };
+	struct genpool_data_fixed near = { .offset = 50UL << order };
+	struct gen_pool *pool;
+	int rc;
+
+	if (sizeof(long) < 8 || getenv("GENALLOC_UNDER_VALGRIND"))
+		return;
+	pool = gen_pool_create((int)order, -1);
+	ck_assert_ptr_nonnull(pool);
+	rc = gen_pool_add(pool, base, granules << order, -1);
+	if (rc == -ENOMEM) {	/* no 256 MiB for the bitmap here */
+		gen_pool_destroy(pool);
+		return;
+	}
+	ck_assert_int_eq(rc, 0);
+	/* Block 0's longest run (from granule 51) is longer than 2^31. */
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 1UL << order, gen_pool_fixed_alloc, &near),
+			  base + near.offset);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 100 << order), base + (51UL << order));
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 256UL << order,
+					      gen_pool_first_fit_order_align, NULL),
+			  base + (256UL << order));
+	gen_pool_free(pool, base + near.offset, 1UL << order);
+	gen_pool_free(pool, base + (51UL << order), 100 << order);
+	gen_pool_free(pool, base + (256UL << order), 256UL << order);
+	ck_assert_uint_eq(gen_pool_alloc(pool, ((1UL << 31) + 1) << order), base);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 63 << order), base + (((1UL << 31) + 1) << order));
+	ck_assert_uint_eq(gen_pool_alloc(pool, 1), 0);
+	gen_pool_free(pool, base, ((1UL << 31) + 1) << order);
+	gen_pool_free(pool, base + (((1UL << 31) + 1) << order), 63 << order);
+	/* A used granule at 2^30: the run below it is too short, the one
+	 * above (2^30 + 63 granules) fits. */
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 1UL << order, gen_pool_fixed_alloc, &mid),
+			  base + mid.offset);
+	ck_assert_uint_eq(gen_pool_alloc(pool, (left + 5) << order),
+			  base + ((left + 1) << order));
+	ck_assert_uint_eq(gen_pool_alloc(pool, left << order), base);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 59 << order), 0);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 58 << order), base + ((2 * left + 6) << order));
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_free(pool, base, left << order);
+	gen_pool_free(pool, base + mid.offset, 1UL << order);
+	gen_pool_free(pool, base + ((left + 1) << order), (left + 5) << order);
+	gen_pool_free(pool, base + ((2 * left + 6) << order), 58 << order);
+	ck_assert_uint_eq(gen_pool_avail(pool), granules << order);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 Suite *modern_algo_suite(void)
 {
 	Suite *s = suite_create("modern_algo");
@@ -369,6 +429,7 @@ Suite *modern_algo_suite(void)
 	tcase_add_test(tc, claim_conflict_rolls_back_and_retries_from_zero);
 	tcase_add_test(tc, answer_past_the_chunk_is_no_room);
 	tcase_add_test(tc, huge_pool_never_truncates_nr);
+	tcase_add_test(tc, indexed_runs_past_2_31_granules);
 	suite_add_tcase(s, tc);
 	return s;
 }
