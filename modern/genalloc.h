@@ -156,7 +156,9 @@ struct device_node;
  * typedef genpool_algo_t - an allocation algorithm
  * @map:        the chunk's bitmap (one bit per granule, set = in use)
  * @size:       number of granules (bits) in the chunk
- * @start:      first bit to consider (0 when called by the pool)
+ * @start:      first bit to consider: 0 when the pool first asks, and after
+ *              a lost compare-and-swap the start the algorithm answered
+ *              (the kernel's retry)
  * @nr:         number of granules wanted
  * @data:       the algorithm's private data (e.g. struct genpool_data_align)
  * @pool:       the pool

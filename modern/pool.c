@@ -281,8 +281,11 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 /*
  * Find and claim @nbits granules of @chunk.  A compare-and-swap conflict means
  * another thread took part of the answer: give back what this call set and
- * ask the algorithm again from bit 0 (each retry follows someone's progress,
- * so this cannot spin forever without the pool changing).
+ * ask the algorithm again, from the start it answered, as the kernel does
+ * (each retry follows someone's progress, so this cannot spin forever
+ * without the pool changing).  So, as in the kernel, gen_pool_fixed_alloc()
+ * then searches from twice its offset and gives up on the chunk, unless
+ * that offset is 0.
  */
 /* The kernel's cheap per-chunk skip: it compares the unrounded size. */
 static bool chunk_may_fit(struct gen_pool_chunk *chunk, size_t size)
@@ -325,10 +328,10 @@ static bool claim_in_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 			   unsigned long nbits, genpool_algo_t algo, void *data,
 			   unsigned long *bit)
 {
-	unsigned long start, remain;
+	unsigned long start = 0, remain;
 
 	for (;;) {
-		start = algo(chunk->bits, chunk->nbits, 0, (unsigned int)nbits, data,
+		start = algo(chunk->bits, chunk->nbits, start, (unsigned int)nbits, data,
 			     pool, chunk->start_addr);
 		if (start >= chunk->nbits || nbits > chunk->nbits - start)
 			return false;

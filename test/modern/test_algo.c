@@ -254,9 +254,11 @@ END_TEST
  * A conflict in the middle of a claim: the algorithm itself plays the other
  * thread and takes a bit inside the run it is about to return (in the
  * second word).  The pool must give back the word it had claimed, ask again
- * from bit 0, and place the block after the stolen bit.
+ * from the start it was given (the kernel's retry: 0, then 0 again, as the
+ * first answer was bit 0), and place the block after the stolen bit.
  */
 static int conflict_calls;
+static unsigned long conflict_starts[4];
 
 static unsigned long stealing_first_fit(unsigned long *map, unsigned long size,
 					unsigned long start, unsigned int nr, void *data,
@@ -264,13 +266,14 @@ static unsigned long stealing_first_fit(unsigned long *map, unsigned long size,
 {
 	unsigned long bit = gen_pool_first_fit(map, size, start, nr, data, pool, start_addr);
 
-	ck_assert_uint_eq(start, 0);
+	if (conflict_calls < 4)
+		conflict_starts[conflict_calls] = start;
 	if (conflict_calls++ == 0)
 		modern_bitmap_set(map, bit + nr - 1, 1);
 	return bit;
 }
 
-START_TEST(claim_conflict_rolls_back_and_retries_from_zero)
+START_TEST(claim_conflict_rolls_back_and_retries_from_its_start)
 {
 	struct gen_pool *pool = pool_with(0, 0x10000, 400);
 	struct gen_pool_chunk *chunk = atomic_load(&pool->chunks);
@@ -281,12 +284,63 @@ START_TEST(claim_conflict_rolls_back_and_retries_from_zero)
 	conflict_calls = 0;
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 100, stealing_first_fit, NULL), 0x10000 + 100);
 	ck_assert_int_eq(conflict_calls, 2);
+	ck_assert_uint_eq(conflict_starts[0], 0);
+	ck_assert_uint_eq(conflict_starts[1], 0);
 	/* word 0 was rolled back: bits 0..63 clear, 99 stolen, 100..199 ours */
 	ck_assert_uint_eq(chunk->bits[0], 0);
 	ck_assert_uint_eq(modern_bitmap_weight(chunk->bits, 400), 101);
 	modern_bitmap_clear(chunk->bits, 99, 1);	/* the "other thread" frees */
 	ck_assert_int_eq(gen_pool_check(pool), 0);
 	gen_pool_free(pool, 0x10000 + 100, 100);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/*
+ * The kernel's retry does not go back to bit 0: it hands the algorithm the
+ * start it answered.  With bits 0..9 in use the first answer is 10; once a
+ * bit of that run is stolen, first fit searches again from 10.  A conflict
+ * on gen_pool_fixed_alloc() then looks for its offset from twice the
+ * offset, as the kernel's does, and gives up on the chunk.
+ */
+static unsigned long stealing_fixed(unsigned long *map, unsigned long size, unsigned long start,
+				    unsigned int nr, void *data, struct gen_pool *pool,
+				    unsigned long start_addr)
+{
+	unsigned long bit = gen_pool_fixed_alloc(map, size, start, nr, data, pool, start_addr);
+
+	if (conflict_calls < 4)
+		conflict_starts[conflict_calls] = start;
+	if (conflict_calls++ == 0 && bit < size)
+		modern_bitmap_set(map, bit + nr - 1, 1);
+	return bit;
+}
+
+START_TEST(claim_conflict_retries_from_the_answered_start)
+{
+	struct gen_pool *pool = pool_with(0, 0x10000, 400);
+	struct genpool_data_fixed at = { .offset = 256 };
+
+	gen_pool_set_lockless(pool, true);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 10), 0x10000);
+	conflict_calls = 0;
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 100, stealing_first_fit, NULL), 0x10000 + 110);
+	ck_assert_int_eq(conflict_calls, 2);
+	ck_assert_uint_eq(conflict_starts[0], 0);
+	ck_assert_uint_eq(conflict_starts[1], 10);
+	/* the stolen bit 109 stays with the "other thread" */
+	ck_assert(modern_bitmap_all_set(atomic_load(&pool->chunks)->bits, 109, 1));
+	conflict_calls = 0;
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 50, stealing_fixed, &at), 0);
+	ck_assert_int_eq(conflict_calls, 2);
+	ck_assert_uint_eq(conflict_starts[1], 256);
+	/* the fixed claim was rolled back: 10 + 1 + 100 + the stolen 305 */
+	ck_assert_uint_eq(modern_bitmap_weight(atomic_load(&pool->chunks)->bits, 400), 112);
+	modern_bitmap_clear(atomic_load(&pool->chunks)->bits, 109, 1);	/* the thief frees */
+	modern_bitmap_clear(atomic_load(&pool->chunks)->bits, 305, 1);
+	gen_pool_free(pool, 0x10000, 10);
+	gen_pool_free(pool, 0x10000 + 110, 100);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
 	gen_pool_destroy(pool);
 }
 END_TEST
@@ -426,7 +480,8 @@ Suite *modern_algo_suite(void)
 	tcase_add_test(tc, best_fit_is_per_chunk);
 	tcase_add_test(tc, fixed_offsets_in_each_chunk);
 	tcase_add_test(tc, algorithms_direct_calls);
-	tcase_add_test(tc, claim_conflict_rolls_back_and_retries_from_zero);
+	tcase_add_test(tc, claim_conflict_rolls_back_and_retries_from_its_start);
+	tcase_add_test(tc, claim_conflict_retries_from_the_answered_start);
 	tcase_add_test(tc, answer_past_the_chunk_is_no_room);
 	tcase_add_test(tc, huge_pool_never_truncates_nr);
 	tcase_add_test(tc, indexed_runs_past_2_31_granules);
