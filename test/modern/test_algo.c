@@ -369,24 +369,38 @@ END_TEST
  * More than 2^32 granules (order 12: 16 TiB of address space that is never
  * touched; the bitmap is 512 MiB of untouched calloc memory).
  */
+/*
+ * A pool of @granules 4 KiB granules at 2^44 (address space that is never
+ * touched), or NULL where the test cannot run: 32-bit longs, valgrind (too
+ * slow for bitmaps this big), or no memory for the bitmap.
+ */
+static struct gen_pool *huge_pool(unsigned long granules)
+{
+	struct gen_pool *pool;
+	int rc;
+
+	if (sizeof(long) < 8 || getenv("GENALLOC_UNDER_VALGRIND"))
+		return NULL;
+	pool = gen_pool_create(12, -1);
+	ck_assert_ptr_nonnull(pool);
+	rc = gen_pool_add(pool, 1UL << 44, granules << 12, -1);
+	if (rc == -ENOMEM) {
+		gen_pool_destroy(pool);
+		return NULL;
+	}
+	ck_assert_int_eq(rc, 0);
+	return pool;
+}
+
 START_TEST(huge_pool_never_truncates_nr)
 {
 	const unsigned long order = 12, granules = (1UL << 32) + 64;
 	const unsigned long base = 1UL << 44;
 	struct genpool_data_fixed high = { .offset = ((1UL << 32) + 5) << order };
-	struct gen_pool *pool;
-	int rc;
+	struct gen_pool *pool = huge_pool(granules);
 
-	if (sizeof(long) < 8 || getenv("GENALLOC_UNDER_VALGRIND"))
+	if (!pool)
 		return;
-	pool = gen_pool_create((int)order, -1);
-	ck_assert_ptr_nonnull(pool);
-	rc = gen_pool_add(pool, base, granules << order, -1);
-	if (rc == -ENOMEM) {	/* no 512 MiB for the bitmap here */
-		gen_pool_destroy(pool);
-		return;
-	}
-	ck_assert_int_eq(rc, 0);
 	capture_errors();
 	/* 2^32 + 1 granules fits the chunk but not "unsigned int nr": refused,
 	 * never truncated to a 1-granule block. */
@@ -420,19 +434,10 @@ START_TEST(indexed_runs_past_2_31_granules)
 	const unsigned long base = 1UL << 44, left = 1UL << 30;
 	struct genpool_data_fixed mid = { .offset = left << order };
 	struct genpool_data_fixed near = { .offset = 50UL << order };
-	struct gen_pool *pool;
-	int rc;
+	struct gen_pool *pool = huge_pool(granules);
 
-	if (sizeof(long) < 8 || getenv("GENALLOC_UNDER_VALGRIND"))
+	if (!pool)
 		return;
-	pool = gen_pool_create((int)order, -1);
-	ck_assert_ptr_nonnull(pool);
-	rc = gen_pool_add(pool, base, granules << order, -1);
-	if (rc == -ENOMEM) {	/* no 256 MiB for the bitmap here */
-		gen_pool_destroy(pool);
-		return;
-	}
-	ck_assert_int_eq(rc, 0);
 	/* Block 0's longest run (from granule 51) is longer than 2^31. */
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 1UL << order, gen_pool_fixed_alloc, &near),
 			  base + near.offset);
