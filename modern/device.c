@@ -267,10 +267,9 @@ struct property *modern_of_find_property(const struct device_node *np,
 			if (pp->name && !strcmp(pp->name, name))
 				break;
 	}
-	if (lenp) {
-		if (!pp)
-			*lenp = 0;
-		else if (pp->string)
+	/* As the kernel, @lenp is written only when the property is found. */
+	if (lenp && pp) {
+		if (pp->string)
 			*lenp = (int)strlen(pp->string) + 1;
 		else
 			*lenp = pp->phandles ? pp->nr_phandles * 4 : 0;

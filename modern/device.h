@@ -329,8 +329,9 @@ static inline void device_set_of_node(struct device *dev, struct device_node *np
  * of_find_property() - find a node's property by name
  * @np:   the node, or NULL
  * @name: the property's name, or NULL
- * @lenp: if not NULL, receives the value's length in bytes as the kernel
- *        counts it: strlen + 1 for a string, 4 per phandle; 0 if not found
+ * @lenp: if not NULL and the property is found, receives the value's
+ *        length in bytes as the kernel counts it: strlen + 1 for a string,
+ *        4 per phandle; left untouched if not found (as the kernel)
  *
  * Return: the first property called @name, or NULL.
  */
