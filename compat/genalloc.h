@@ -62,6 +62,9 @@
  *  fragmentation  buddies merge eagerly; a      any aligned free run serves,
  *                 block splits only on demand   whatever freed it; blocks are
  *                                               packed low in new chunks
+ *  callback       if it returns 0, only a       if it returns 0, any block
+ *  gives 0        chunk-sized block freed       freed or donated meanwhile
+ *                 meanwhile serves the request  that fits serves it
  *  A program that depends on the exact addresses of the 2005 code must use
  *  the buddy backend.
  *
@@ -220,9 +223,12 @@ GENALLOC_API enum compat_backend compat_gen_pool_backend(const struct gen_pool *
  *
  * The block is aligned to its rounded size.  Where it lies depends on the
  * backend (see the table above).  If no free block fits, get_new_chunk is
- * called (no lock held), its chunk added, and the request retried; if it
+ * called (no lock held), its chunk added, and the request retried.  If it
  * returns 0, a block freed or donated meanwhile (even by the callback
- * itself) is still used.
+ * itself) is still used on the bitmap backend; the buddy backend, like the
+ * 2005 code, then looks only at the chunk-sized list, so it uses such a
+ * block only if it is chunk-sized (2005 lost even that one) and otherwise
+ * returns 0, the smaller block staying free for the next request.
  *
  * @size above the chunk size: 0, the callback is not called, no report.
  *

@@ -302,6 +302,44 @@ START_TEST(callback_may_donate_instead_of_returning)
 }
 END_TEST
 
+/* A callback that donates less than a chunk and returns 0: 2005 then looked
+ * only at the chunk list and returned 0, the donation staying free for the
+ * next request; the buddy backend does the same, the bitmap backend serves
+ * the request from the donation at once. */
+static unsigned long small_donating_cb(struct gen_pool *pool)
+{
+	struct fx_provider *p = (struct fx_provider *)pool->private;
+
+	if (atomic_fetch_add(&p->calls, 1) == 0)
+		gen_pool_free(pool, p->chunk[0] + CHUNK / 2, (int)(CHUNK / 4));
+	return 0;
+}
+
+START_TEST(callback_donating_less_than_a_chunk)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+	struct gen_pool *pool = gen_pool_create_backend(fx_backend(_i), 0, SHIFT,
+							small_donating_cb, (unsigned long)p);
+	unsigned long donated = p->chunk[0] + CHUNK / 2, a, b;
+
+	a = gen_pool_alloc(pool, 64);
+	ck_assert_int_eq(atomic_load(&p->calls), 1);
+	if (fx_backend(_i) == COMPAT_BACKEND_BUDDY) {
+		ck_assert_uint_eq(a, 0);
+		a = gen_pool_alloc(pool, 64);
+		ck_assert_int_eq(atomic_load(&p->calls), 1);
+	}
+	ck_assert_uint_eq(a, donated);
+	b = gen_pool_alloc(pool, 64);
+	ck_assert_uint_eq(b, donated + 64);
+	ck_assert_int_eq(atomic_load(&p->calls), 1);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+	gen_pool_free(pool, a, 64);
+	gen_pool_free(pool, b, 64);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 /* The bitmap backend never reads or writes the memory it manages: run it on
  * memory no one may touch. */
 START_TEST(bitmap_backend_never_touches_managed_memory)
@@ -537,6 +575,7 @@ Suite *compat_scenarios_suite(void)
 	tcase_add_loop_test(tc, regions_list_chunks_and_donations, 0, 2);
 	tcase_add_loop_test(tc, regions_merge_donations_across_chunks, 0, 2);
 	tcase_add_loop_test(tc, callback_may_donate_instead_of_returning, 0, 2);
+	tcase_add_loop_test(tc, callback_donating_less_than_a_chunk, 0, 2);
 	tcase_add_test(tc, bitmap_backend_never_touches_managed_memory);
 	tcase_add_loop_test(tc, bad_arguments_are_refused_with_warn, 0, 2);
 	tcase_add_loop_test(tc, max_chunk_shift_limits, 0, 2);
