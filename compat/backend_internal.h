@@ -50,10 +50,12 @@ extern const struct compat_backend_ops compat_bitmap_ops;
 
 /**
  * compat_call_get_new_chunk() - run the user's callback on the compat pool
- * @cpool: the compat pool
+ * @cpool:  the compat pool
+ * @engine: the backend's state, made the pool's engine if it has none yet
+ *          (during the prefill, so that the callback may donate)
  *
  * Return: what get_new_chunk returned, or 0 if the pool has none.
  */
-unsigned long compat_call_get_new_chunk(void *cpool);
+unsigned long compat_call_get_new_chunk(void *cpool, void *engine);
 
 #endif /* GENALLOC_COMPAT_BACKEND_INTERNAL_H */

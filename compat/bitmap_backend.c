@@ -133,7 +133,7 @@ static void bm_adopt_chunk(struct compat_bitmap_pool *bp, unsigned long chunk,
 static int bm_grow(struct compat_bitmap_pool *bp, const char *func)
 {
 	struct bm_verdict v = { 0 };
-	unsigned long chunk = compat_call_get_new_chunk(bp->cpool);
+	unsigned long chunk = compat_call_get_new_chunk(bp->cpool, bp);
 
 	if (!chunk)
 		return 0;

@@ -13,7 +13,7 @@
 
 static unsigned long buddy_trampoline(struct gen_pool *lpool)
 {
-	return compat_call_get_new_chunk((void *)lpool->private);
+	return compat_call_get_new_chunk((void *)lpool->private, lpool);
 }
 
 static void *buddy_create(void *cpool, pthread_mutex_t *lock, int nr_chunks, int shift,

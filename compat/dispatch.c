@@ -214,9 +214,14 @@ GENALLOC_API void compat_gen_pool_for_each_region(struct gen_pool *pool,
 	pool->ops->for_each_region(pool->engine, compat_region_adapter, &v);
 }
 
-unsigned long compat_call_get_new_chunk(void *cpool)
+unsigned long compat_call_get_new_chunk(void *cpool, void *engine)
 {
 	struct gen_pool *pool = cpool;
 
+	/* The prefill runs inside ops->create, before it returns the engine:
+	 * publish it now, so that the callback may free into the pool then,
+	 * as 2005 allowed.  Nobody else sees the pool yet. */
+	if (!pool->engine)
+		pool->engine = engine;
 	return pool->get_new_chunk ? pool->get_new_chunk(pool) : 0;
 }

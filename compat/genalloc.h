@@ -166,7 +166,7 @@ struct gen_pool {
  * @get_new_chunk is called up to @nr_chunks times, stopping at the first 0
  * or at a bad chunk (reported as in gen_pool_alloc()); the pool is returned
  * either way.  The callback already sees the finished pool (->private,
- * ->max_chunk_shift).
+ * ->max_chunk_shift) and may free (donate) into it, as in 2005.
  *
  * Misuse (WARN EINVAL, NULL): an unknown @backend or GENALLOC_BACKEND value;
  * @max_chunk_shift negative, between 1 and ALLOC_MIN_SHIFT - 1, or above the

@@ -340,6 +340,29 @@ START_TEST(callback_donating_less_than_a_chunk)
 }
 END_TEST
 
+/* 2005 called get_new_chunk during the prefill with the pool complete, so a
+ * callback could donate then too: the donation is in the pool when
+ * creation returns, and the prefill stops at the callback's 0. */
+START_TEST(callback_may_donate_during_prefill)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+	struct gen_pool *pool = gen_pool_create_backend(fx_backend(_i), 2, SHIFT, donating_cb,
+							(unsigned long)p);
+	struct compat_gen_pool_stats st;
+
+	ck_assert_ptr_nonnull(pool);
+	ck_assert_int_eq(atomic_load(&p->calls), 1);
+	compat_gen_pool_stats(pool, &st);
+	ck_assert_uint_eq(st.donated_bytes, CHUNK);
+	ck_assert_uint_eq(st.obtained_bytes, 0);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 64), p->chunk[0]);
+	ck_assert_int_eq(atomic_load(&p->calls), 1);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+	gen_pool_free(pool, p->chunk[0], 64);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 /* The bitmap backend never reads or writes the memory it manages: run it on
  * memory no one may touch. */
 START_TEST(bitmap_backend_never_touches_managed_memory)
@@ -576,6 +599,7 @@ Suite *compat_scenarios_suite(void)
 	tcase_add_loop_test(tc, regions_merge_donations_across_chunks, 0, 2);
 	tcase_add_loop_test(tc, callback_may_donate_instead_of_returning, 0, 2);
 	tcase_add_loop_test(tc, callback_donating_less_than_a_chunk, 0, 2);
+	tcase_add_loop_test(tc, callback_may_donate_during_prefill, 0, 2);
 	tcase_add_test(tc, bitmap_backend_never_touches_managed_memory);
 	tcase_add_loop_test(tc, bad_arguments_are_refused_with_warn, 0, 2);
 	tcase_add_loop_test(tc, max_chunk_shift_limits, 0, 2);
