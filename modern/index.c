@@ -676,16 +676,14 @@ static MODERN_ALWAYS_INLINE unsigned int ge_mask(const uint32_t *c, unsigned lon
 		return 0;
 #if defined(__SSE2__)
 	{
-		const __m128i bias = _mm_set1_epi32(wide ? INT32_MIN : 0);
+		/* A zero offset folds away: no branch on @wide to cover. */
+		const __m128i bias = _mm_set1_epi32((int)((uint32_t)wide << 31));
 		const __m128i lim = _mm_xor_si128(_mm_set1_epi32((int)(uint32_t)(nr - 1)), bias);
 		const __m128i *v = (const __m128i *)(const void *)c;
-		__m128i lo = _mm_loadu_si128(v), hi = _mm_loadu_si128(v + 1), m;
+		__m128i lo = _mm_xor_si128(_mm_loadu_si128(v), bias);
+		__m128i hi = _mm_xor_si128(_mm_loadu_si128(v + 1), bias), m;
 
 		(void)k;
-		if (wide) {
-			lo = _mm_xor_si128(lo, bias);
-			hi = _mm_xor_si128(hi, bias);
-		}
 		/* Eight lane masks narrowed to eight bytes: one movemask. */
 		m = _mm_packs_epi32(_mm_cmpgt_epi32(lo, lim), _mm_cmpgt_epi32(hi, lim));
 		mask = (unsigned int)_mm_movemask_epi8(_mm_packs_epi16(m, m)) & ((1U << FAN) - 1);
