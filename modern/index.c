@@ -714,7 +714,7 @@ static unsigned long first_ge(const struct modern_index *ix, unsigned int l,
 /* Node (@l, @i) has value >= @nr: the leftmost block below it that has.
  * Every node on the way has such a child, so each level is one mask and
  * its lowest bit (the bit past the node only keeps ctz defined).  Inlined:
- * first fit's descent from the root then keeps its operands in registers
+ * first fit's descent then keeps its operands in registers
  * (callgrind: 27 to 33 fewer instructions a pair). */
 static MODERN_ALWAYS_INLINE unsigned long
 descend(const struct modern_index *ix, unsigned int l, unsigned long i, unsigned long nr,
@@ -1079,7 +1079,7 @@ block_find(const struct modern_index *ix, const unsigned long *map, unsigned lon
  * The leftmost block of value >= @nr (<= nbits), or MODERN_INDEX_NONE.  The
  * descent starts two levels below the root, on the level of at most 64
  * nodes, read from the left: those reads need not wait on one another, as
- * each level of a descent waits on the one above (wall time: 1-2% a pair
+ * each level of a descent waits on the one above (wall time: 1-3% a pair
  * on both workloads at 64M).  Inlined, @wide as for ge_mask().
  */
 static MODERN_ALWAYS_INLINE unsigned long
