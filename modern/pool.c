@@ -278,15 +278,6 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 	free(pool);
 }
 
-/*
- * Find and claim @nbits granules of @chunk.  A compare-and-swap conflict means
- * another thread took part of the answer: give back what this call set and
- * ask the algorithm again, from the start it answered, as the kernel does
- * (each retry follows someone's progress, so this cannot spin forever
- * without the pool changing).  So, as in the kernel, gen_pool_fixed_alloc()
- * then searches from twice its offset and gives up on the chunk, unless
- * that offset is 0.
- */
 /* The kernel's cheap per-chunk skip: it compares the unrounded size. */
 static bool chunk_may_fit(struct gen_pool_chunk *chunk, size_t size)
 {
@@ -324,6 +315,15 @@ static unsigned long hand_out(struct gen_pool *pool, struct gen_pool_chunk *chun
 	return chunk->start_addr + (bit << order);
 }
 
+/*
+ * Find and claim @nbits granules of @chunk.  A compare-and-swap conflict means
+ * another thread took part of the answer: give back what this call set and
+ * ask the algorithm again, from the start it answered, as the kernel does
+ * (each retry follows someone's progress, so this cannot spin forever
+ * without the pool changing).  So, as in the kernel, gen_pool_fixed_alloc()
+ * then searches from twice its offset and gives up on the chunk, unless
+ * that offset is 0.
+ */
 static bool claim_in_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 			   unsigned long nbits, genpool_algo_t algo, void *data,
 			   unsigned long *bit)
