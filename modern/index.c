@@ -670,7 +670,7 @@ put_block(struct modern_index *ix, unsigned long b, uint32_t v)
  */
 static MODERN_ALWAYS_INLINE unsigned int ge_mask(const uint32_t *c, unsigned long nr, bool wide)
 {
-	unsigned int mask = 0, k;
+	unsigned int mask = 0;
 
 	if (nr > UINT32_MAX)
 		return 0;
@@ -683,14 +683,13 @@ static MODERN_ALWAYS_INLINE unsigned int ge_mask(const uint32_t *c, unsigned lon
 		__m128i lo = _mm_xor_si128(_mm_loadu_si128(v), bias);
 		__m128i hi = _mm_xor_si128(_mm_loadu_si128(v + 1), bias), m;
 
-		(void)k;
 		/* Eight lane masks narrowed to eight bytes: one movemask. */
 		m = _mm_packs_epi32(_mm_cmpgt_epi32(lo, lim), _mm_cmpgt_epi32(hi, lim));
 		mask = (unsigned int)_mm_movemask_epi8(_mm_packs_epi16(m, m)) & ((1U << FAN) - 1);
 	}
 #else
 	(void)wide;
-	for (k = 0; k < FAN; k++)
+	for (unsigned int k = 0; k < FAN; k++)
 		mask |= (unsigned int)(c[k] >= nr) << k;
 #endif
 	return mask;
