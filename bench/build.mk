@@ -3,6 +3,7 @@
 # Programs, built by "make" under $(B)/bench/:
 #   genalloc-compare       fragmentation and footprint, engines side by side
 #   genalloc-speed         alloc+free cost against pool size, occupancy, threads
+#   genalloc-order-cost    order-aligned fit's cost split by request order
 #   libgenalloc-trace.so   LD_PRELOAD tracer that records malloc traces
 
 # Everything but the programs' main files and the tracer: the test links
@@ -18,8 +19,9 @@ BENCH_SPEED_OBJS := $(B)/bench/speed.o $(BENCH_CORE_OBJS)
 
 BENCH_COMPARE := $(B)/bench/genalloc-compare
 BENCH_SPEED := $(B)/bench/genalloc-speed
+BENCH_ORDER := $(B)/bench/genalloc-order-cost
 BENCH_TRACER := $(B)/bench/libgenalloc-trace.so
-PROGRAMS += $(BENCH_COMPARE) $(BENCH_SPEED) $(BENCH_TRACER)
+PROGRAMS += $(BENCH_COMPARE) $(BENCH_SPEED) $(BENCH_ORDER) $(BENCH_TRACER)
 
 $(BENCH_COMPARE): $(BENCH_COMPARE_OBJS) $(LIB_A)
 	$(CC) $(ALL_CFLAGS) -o $@ $(BENCH_COMPARE_OBJS) $(LIB_A) -lm $(ALL_LDFLAGS)
@@ -27,12 +29,16 @@ $(BENCH_COMPARE): $(BENCH_COMPARE_OBJS) $(LIB_A)
 $(BENCH_SPEED): $(BENCH_SPEED_OBJS) $(LIB_A)
 	$(CC) $(ALL_CFLAGS) -o $@ $(BENCH_SPEED_OBJS) $(LIB_A) -lm $(ALL_LDFLAGS)
 
+$(BENCH_ORDER): $(B)/bench/order_cost.o $(LIB_A)
+	$(CC) $(ALL_CFLAGS) -o $@ $(B)/bench/order_cost.o $(LIB_A) $(ALL_LDFLAGS)
+
 # The tracer is preloaded into other programs: it links nothing of ours.
 $(BENCH_TRACER): bench/tracer.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -shared -fPIC -o $@ $< -ldl $(ALL_LDFLAGS)
 
--include $(BENCH_COMPARE_OBJS:.o=.d) $(B)/bench/speed.d $(B)/bench/libgenalloc-trace.d
+-include $(BENCH_COMPARE_OBJS:.o=.d) $(B)/bench/speed.d $(B)/bench/order_cost.d \
+	$(B)/bench/libgenalloc-trace.d
 
 # "make compare" and "make bench" always measure the release build.
 BENCH_RELEASE := build/release$(if $(filter cc,$(CCNAME)),,-$(CCNAME))/bench
@@ -43,7 +49,7 @@ BENCH_ARGS ?=
 BENCH_ISSUE_ENGINES := ff8,kff8,bf8,kbf8,ffo8,kffo8,tlsf8,buddy,compat
 
 .PHONY: compare bench bench-programs help-bench
-bench-programs: $(BENCH_COMPARE) $(BENCH_SPEED) $(BENCH_TRACER)
+bench-programs: $(BENCH_COMPARE) $(BENCH_SPEED) $(BENCH_ORDER) $(BENCH_TRACER)
 
 compare: deps-gnuplot
 	@$(MAKE) --no-print-directory VARIANT=release bench-programs
