@@ -144,8 +144,12 @@ TEST_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 TEST_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 $(TEST_OBJS): ALL_CFLAGS += $(TEST_CFLAGS)
 
+# The library's allocations pass through test/oom.c, which fails them on
+# demand (the out-of-memory tests).
+TEST_WRAP := $(foreach f,malloc calloc realloc posix_memalign aligned_alloc strdup mmap,\
+	-Wl,--wrap=$(f))
 $(TEST_BIN): $(TEST_OBJS) $(LIB_A) | deps-check
-	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJS) $(LIB_A) $(TEST_LIBS) $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJS) $(LIB_A) $(TEST_LIBS) $(TEST_WRAP) $(ALL_LDFLAGS)
 
 $(TEST_OBJS): | deps-check
 
