@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test/modern/test_oom.c - the modern engine without memory for its own
+ * bookkeeping, failed at every allocation it makes in turn (test/oom.h):
+ * gen_pool_create() returns NULL, gen_pool_add() returns -ENOMEM and leaves
+ * the pool as it was, and best fit without memory for its size classes
+ * walks the runs instead and still gives the kernel's answers.  Leaks on
+ * these paths are the sanitizer and valgrind runs' to find.
+ */
+#include <errno.h>
+#include <stdint.h>
+
+#include "../oom.h"
+#include "../support.h"
+#include "modern/genalloc.h"
+
+#define BASE 0x100000UL
+
+START_TEST(create_fails_cleanly_at_every_allocation)
+{
+	struct gen_pool *pool;
+	long n, failed;
+
+	for (n = 0;; n++) {
+		oom_fail_after(n);
+		pool = gen_pool_create(4, -1);
+		failed = oom_failed();
+		oom_off();
+		if (pool)
+			break;
+		ck_assert_int_gt(failed, 0);
+		ck_assert_int_lt(n, 16);
+	}
+	/* It does allocate, and once it succeeds nothing was refused. */
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_eq(failed, 0);
+	ck_assert_int_eq(gen_pool_add(pool, BASE, 4096, -1), 0);
+	EXPECT_EQ(gen_pool_alloc(pool, 100), BASE);
+	gen_pool_free(pool, BASE, 100);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* Adds @count chunks of @size bytes, @gap bytes apart, each retried with
+ * one more allocation allowed until it goes in: every failure must be
+ * -ENOMEM with the pool as it was. */
+static void add_under_oom(struct gen_pool *pool, int count, size_t size, size_t gap)
+{
+	unsigned long addr;
+	size_t before;
+	long n, failed;
+	int i, rc;
+
+	for (i = 0; i < count; i++) {
+		addr = BASE + (unsigned long)i * (size + gap);
+		for (n = 0;; n++) {
+			before = gen_pool_size(pool);
+			oom_fail_after(n);
+			rc = gen_pool_add(pool, addr, size, -1);
+			failed = oom_failed();
+			oom_off();
+			if (rc == 0)
+				break;
+			ck_assert_int_eq(rc, -ENOMEM);
+			ck_assert_int_gt(failed, 0);
+			ck_assert_uint_eq(gen_pool_size(pool), before);
+			ck_assert_uint_eq(gen_pool_avail(pool), before);
+			ck_assert(!gen_pool_has_addr(pool, addr, 1));
+			ck_assert_int_eq(gen_pool_check(pool), 0);
+		}
+		ck_assert_int_eq(failed, 0);
+		ck_assert_uint_eq(gen_pool_size(pool), before + size);
+	}
+}
+
+/* Every chunk is whole and the newest is searched first. */
+static void take_every_chunk(struct gen_pool *pool, int count, size_t size, size_t gap)
+{
+	unsigned long addr;
+	int i;
+
+	for (i = count - 1; i >= 0; i--) {
+		addr = BASE + (unsigned long)i * (size + gap);
+		EXPECT_EQ(gen_pool_alloc(pool, size), addr);
+	}
+	EXPECT_EQ(gen_pool_alloc(pool, 1), 0);
+	for (i = 0; i < count; i++)
+		gen_pool_free(pool, BASE + (unsigned long)i * (size + gap), size);
+	ck_assert_uint_eq(gen_pool_avail(pool), (size_t)count * size);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+}
+
+START_TEST(add_fails_cleanly_at_every_allocation)
+{
+	/* Enough chunks that the chunk directory grows several times. */
+	struct gen_pool *pool = gen_pool_create(4, -1);
+
+	ck_assert_ptr_nonnull(pool);
+	add_under_oom(pool, 40, 4096, 4096);
+	take_every_chunk(pool, 40, 4096, 4096);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+START_TEST(add_of_mapped_bookkeeping_fails_cleanly)
+{
+	/* 2^22 granules: a 512 KiB bitmap, which is mapped, not malloc()ed. */
+	const size_t size = (size_t)1 << 26;
+	struct gen_pool *pool = gen_pool_create(4, -1);
+
+	ck_assert_ptr_nonnull(pool);
+	add_under_oom(pool, 2, size, 0x1000);
+	take_every_chunk(pool, 2, size, 0x1000);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+struct twin {
+	unsigned long addr[64];
+	size_t size[64];
+	int nr;
+};
+
+/*
+ * @steps random allocations and frees on two pools of one range: @ix
+ * indexed, @lin the kernel's linear path; every answer must be the same.
+ * With @starve, @ix's allocations run with no memory to be had.  Returns
+ * how many of its allocations were refused.
+ */
+static long run_twins(struct gen_pool *ix, struct gen_pool *lin, struct twin *t,
+		      unsigned long long *rng, int steps, bool starve)
+{
+	unsigned long a, b;
+	long refused = 0;
+	size_t size;
+	int step, k;
+
+	for (step = 0; step < steps; step++) {
+		k = (int)test_rng_below(rng, 64);
+		if (t->addr[k]) {
+			gen_pool_free(ix, t->addr[k], t->size[k]);
+			gen_pool_free(lin, t->addr[k], t->size[k]);
+			t->addr[k] = 0;
+			continue;
+		}
+		size = 8 * (1 + test_rng_below(rng, 1000));
+		if (starve)
+			oom_fail_after(0);
+		a = gen_pool_alloc(ix, size);
+		refused += oom_failed();
+		oom_off();
+		b = gen_pool_alloc(lin, size);
+		EXPECT_EQ(a, b);
+		t->addr[k] = a;
+		t->size[k] = size;
+		if (step % 64 == 0)
+			ck_assert_int_eq(gen_pool_check(ix), 0);
+	}
+	return refused;
+}
+
+START_TEST(best_fit_without_size_classes_walks_the_runs)
+{
+	struct gen_pool *ix = gen_pool_create(3, -1), *lin = gen_pool_create(3, -1);
+	unsigned long long rng = 0xb357;
+	struct twin t = { { 0 }, { 0 }, 0 };
+	int k;
+
+	ck_assert_ptr_nonnull(ix);
+	ck_assert_ptr_nonnull(lin);
+	ck_assert_int_eq(gen_pool_add(ix, BASE, 1 << 19, -1), 0);
+	ck_assert_int_eq(gen_pool_add(lin, BASE, 1 << 19, -1), 0);
+	gen_pool_set_algo(ix, gen_pool_best_fit, NULL);
+	gen_pool_set_algo(lin, gen_pool_best_fit, NULL);
+	gen_pool_set_lockless(lin, true);
+	/* Starved, every best fit tries to build the size classes, fails, and
+	 * walks; then they are built and kept up to date. */
+	ck_assert_int_gt(run_twins(ix, lin, &t, &rng, 3000, true), 0);
+	run_twins(ix, lin, &t, &rng, 3000, false);
+	for (k = 0; k < 64; k++)
+		if (t.addr[k]) {
+			gen_pool_free(ix, t.addr[k], t.size[k]);
+			gen_pool_free(lin, t.addr[k], t.size[k]);
+		}
+	ck_assert_int_eq(gen_pool_check(ix), 0);
+	gen_pool_destroy(ix);
+	gen_pool_destroy(lin);
+}
+END_TEST
+
+Suite *modern_oom_suite(void)
+{
+	Suite *s = suite_create("modern_oom");
+	TCase *tc = tcase_create("oom");
+
+	tcase_add_test(tc, create_fails_cleanly_at_every_allocation);
+	tcase_add_test(tc, add_fails_cleanly_at_every_allocation);
+	tcase_add_test(tc, add_of_mapped_bookkeeping_fails_cleanly);
+	tcase_add_test(tc, best_fit_without_size_classes_walks_the_runs);
+	suite_add_tcase(s, tc);
+	return s;
+}
