@@ -4,7 +4,8 @@
  * bookkeeping, failed at every allocation it makes in turn (test/oom.h):
  * gen_pool_create() returns NULL, gen_pool_add() returns -ENOMEM and leaves
  * the pool as it was, and best fit without memory for its size classes
- * walks the runs instead and still gives the kernel's answers.  Leaks on
+ * walks the runs instead and still gives the kernel's answers, and the
+ * device layer's pools and records are either made whole or not at all.  Leaks on
  * these paths are the sanitizer and valgrind runs' to find.
  */
 #include <errno.h>
@@ -13,6 +14,8 @@
 #include "../oom.h"
 #include "../support.h"
 #include "modern/genalloc.h"
+#include "modern/linux/device.h"
+#include "modern/linux/err.h"
 
 #define BASE 0x100000UL
 
@@ -188,6 +191,59 @@ START_TEST(best_fit_without_size_classes_walks_the_runs)
 }
 END_TEST
 
+/* devm_gen_pool_create() of @name (or an unnamed pool), failed at each of
+ * its allocations in turn: -ENOMEM and no pool on the device each time. */
+static void devm_pool_under_oom(const char *name)
+{
+	struct gen_pool *pool;
+	struct device dev;
+	long n, failed;
+
+	device_initialize(&dev);
+	for (n = 0;; n++) {
+		oom_fail_after(n);
+		pool = devm_gen_pool_create(&dev, 4, -1, name);
+		failed = oom_failed();
+		oom_off();
+		if (!IS_ERR(pool))
+			break;
+		ck_assert_int_eq(PTR_ERR(pool), -ENOMEM);
+		ck_assert_int_gt(failed, 0);
+		ck_assert_ptr_null(gen_pool_get(&dev, name));
+		ck_assert_int_lt(n, 16);
+	}
+	ck_assert_int_eq(failed, 0);
+	ck_assert_ptr_eq(gen_pool_get(&dev, name), pool);
+	ck_assert_int_eq(gen_pool_add(pool, BASE, 4096, -1), 0);
+	EXPECT_EQ(gen_pool_alloc(pool, 64), BASE);
+	gen_pool_free(pool, BASE, 64);
+	/* The pool is the device's only resource. */
+	ck_assert_int_eq(devres_release_all(&dev), 1);
+	device_release(&dev);
+}
+
+START_TEST(devm_pool_fails_cleanly_at_every_allocation)
+{
+	devm_pool_under_oom("sram");
+	devm_pool_under_oom(NULL);
+}
+END_TEST
+
+START_TEST(devm_kzalloc_without_memory_records_nothing)
+{
+	struct device dev;
+	void *p;
+
+	device_initialize(&dev);
+	oom_fail_after(0);
+	p = devm_kzalloc(&dev, 64, GFP_KERNEL);
+	oom_off();
+	ck_assert_ptr_null(p);
+	ck_assert_int_eq(devres_release_all(&dev), 0);
+	device_release(&dev);
+}
+END_TEST
+
 Suite *modern_oom_suite(void)
 {
 	Suite *s = suite_create("modern_oom");
@@ -197,6 +253,8 @@ Suite *modern_oom_suite(void)
 	tcase_add_test(tc, add_fails_cleanly_at_every_allocation);
 	tcase_add_test(tc, add_of_mapped_bookkeeping_fails_cleanly);
 	tcase_add_test(tc, best_fit_without_size_classes_walks_the_runs);
+	tcase_add_test(tc, devm_pool_fails_cleanly_at_every_allocation);
+	tcase_add_test(tc, devm_kzalloc_without_memory_records_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }
