@@ -17,7 +17,9 @@
  * TWO MODES, ONE PLACEMENT (gen_pool_set_lockless())
  *   Indexed (the default): every chunk keeps an index of its bitmap's free
  *   runs (modern/index.c) and, once best fit has run on it, size classes of its
- *   free runs (modern/sizeclass.c); the pool keeps a directory of its chunks
+ *   free runs (modern/sizeclass.c; without memory for them, best fit walks
+ *   the runs instead, same answer, and tries again on the next call); the
+ *   pool keeps a directory of its chunks
  *   (modern/chunkdir.c).  Every built-in algorithm is answered in
  *   O(log n) instead of the kernel's scan from bit 0, and a request skips
  *   the chunks that cannot hold it.  Allocation and free take the pool's
