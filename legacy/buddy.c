@@ -157,33 +157,30 @@ static void set_verdict(struct legacy_verdict *v, enum genalloc_severity sev,
  * legacy_adopt_chunk() - make a chunk from get_new_chunk a free block
  * @pool:  the pool, locked (or not yet shared)
  * @chunk: the chunk's address, not 0
- * @v:     set if the chunk is refused; v->code stays 0 if it was taken, or
- *         if there was no memory to record it
+ * @f:     a frame from legacy_frame_new(), allocated before the callback was
+ *         asked, so that adopting cannot run out of memory; taken over
+ *         (inserted, or freed if the chunk is refused)
+ * @v:     set if the chunk is refused; v->code stays 0 if it was taken
  */
 void legacy_adopt_chunk(struct gen_pool *pool, unsigned long chunk,
-			struct legacy_verdict *v)
+			struct legacy_frame *f, struct legacy_verdict *v)
 {
 	unsigned long size = legacy_chunk_size(pool);
-	struct legacy_frame *f;
 
-	if (chunk > ULONG_MAX - (size - 1)) {
+	if (chunk > ULONG_MAX - (size - 1))
 		set_verdict(v, GENALLOC_BUG, GENALLOC_ERANGE,
 			    "new chunk wraps past the end of the address space");
-		return;
-	}
-	if (chunk & (size - 1)) {
+	else if (chunk & (size - 1))
 		set_verdict(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
 			    "new chunk not aligned to the chunk size");
-		return;
-	}
-	if (legacy_map_find(pool, chunk)) {
+	else if (legacy_map_find(pool, chunk))
 		set_verdict(v, GENALLOC_BUG, GENALLOC_EOVERLAP,
 			    "new chunk overlaps memory the pool has");
+	if (v->code) {
+		legacy_frame_free(f);
 		return;
 	}
-	f = legacy_map_add(pool, chunk, 1);
-	if (!f)
-		return;
+	legacy_map_insert(pool, f, chunk);
 	memset(f->ctrl, LEGACY_CTRL_INTERIOR, legacy_atoms_per_frame(pool));
 	f->ctrl[0] = LEGACY_CTRL_FREE | (pool->nr_orders - 1);
 	list_push(pool, pool->nr_orders - 1, chunk);
@@ -198,19 +195,30 @@ void legacy_report(const struct legacy_verdict *v, const char *func,
 		genalloc_report(v->severity, v->code, func, pool, addr, size, v->msg);
 }
 
-/* Ask for a chunk with the lock dropped, as 2005 did (the callback may sleep
+/*
+ * Ask for a chunk with the lock dropped, as 2005 did (the callback may sleep
  * or free into the pool); the chunk is pushed, not assigned, so blocks freed
- * meanwhile stay on the list. */
+ * meanwhile stay on the list.  Its record is allocated first: a chunk the
+ * pool got but could not record would be lost to the program (2005 needed
+ * no record), so without memory for one the callback is not called.
+ */
 static void grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long *chunk)
 {
+	struct legacy_frame *f;
+
 	*chunk = 0;
 	if (!pool->get_new_chunk)
+		return;
+	f = legacy_frame_new(pool, 1);
+	if (!f)
 		return;
 	pthread_mutex_unlock(&pool->lock);
 	*chunk = pool->get_new_chunk(pool);
 	pthread_mutex_lock(&pool->lock);
 	if (*chunk)
-		legacy_adopt_chunk(pool, *chunk, v);
+		legacy_adopt_chunk(pool, *chunk, f, v);
+	else
+		legacy_frame_free(f);
 }
 
 unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)

@@ -96,6 +96,56 @@ static void map_grow(struct gen_pool *pool)
 }
 
 /**
+ * legacy_frame_new() - allocate a frame, not yet in the map
+ * @pool:          the pool (locked, or not yet shared: the colour reads it)
+ * @from_callback: what the frame will hold
+ *
+ * All its atoms start out unknown.  Allocated apart from legacy_map_insert()
+ * so that growth can secure a chunk's record before it asks for the chunk.
+ * Return: the frame, or NULL if out of memory.
+ */
+struct legacy_frame *legacy_frame_new(const struct gen_pool *pool, int from_callback)
+{
+	unsigned long colour = frame_colour(pool);
+	char *mem = calloc(1, colour + legacy_frame_bytes(pool));
+	struct legacy_frame *f;
+
+	if (!mem)
+		return NULL;
+	f = (void *)(mem + colour);
+	f->mem = mem;
+	f->from_callback = from_callback;
+	return f;
+}
+
+/** legacy_frame_free() - free a frame that never went into the map */
+void legacy_frame_free(struct legacy_frame *f)
+{
+	if (f)
+		free(f->mem);
+}
+
+/**
+ * legacy_map_insert() - make @f the (absent) frame holding @addr
+ *
+ * Cannot fail: if the table cannot double, its chains just get longer.
+ */
+void legacy_map_insert(struct gen_pool *pool, struct legacy_frame *f, unsigned long addr)
+{
+	unsigned long b;
+
+	f->base = addr & ~(legacy_chunk_size(pool) - 1);
+	if (pool->nr_frames >= pool->nr_buckets)
+		map_grow(pool);
+	b = legacy_bucket_of(legacy_frame_number(pool, f->base), pool->nr_buckets);
+	f->next = pool->frames[b];
+	pool->frames[b] = f;
+	pool->nr_frames++;
+	pool->metadata_bytes += (unsigned long)((char *)f - (char *)f->mem) +
+				legacy_frame_bytes(pool);
+}
+
+/**
  * legacy_map_add() - create the (absent) frame holding @addr
  *
  * All its atoms start out unknown.  Return: the frame, or NULL if out of
@@ -104,24 +154,10 @@ static void map_grow(struct gen_pool *pool)
 struct legacy_frame *legacy_map_add(struct gen_pool *pool, unsigned long addr,
 				    int from_callback)
 {
-	unsigned long colour = frame_colour(pool);
-	char *mem = calloc(1, colour + legacy_frame_bytes(pool));
-	struct legacy_frame *f;
-	unsigned long b;
+	struct legacy_frame *f = legacy_frame_new(pool, from_callback);
 
-	if (!mem)
-		return NULL;
-	f = (void *)(mem + colour);
-	f->mem = mem;
-	f->base = addr & ~(legacy_chunk_size(pool) - 1);
-	f->from_callback = from_callback;
-	if (pool->nr_frames >= pool->nr_buckets)
-		map_grow(pool);
-	b = legacy_bucket_of(legacy_frame_number(pool, f->base), pool->nr_buckets);
-	f->next = pool->frames[b];
-	pool->frames[b] = f;
-	pool->nr_frames++;
-	pool->metadata_bytes += colour + legacy_frame_bytes(pool);
+	if (f)
+		legacy_map_insert(pool, f, addr);
 	return f;
 }
 

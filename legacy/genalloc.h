@@ -68,6 +68,10 @@
  *    a walk of the free list (same result); gen_pool_set_linear_search()
  *    restores the walk.
  *  - PAGE_SHIFT is the run-time page size's shift (sysconf(_SC_PAGESIZE)).
+ *  - The pool keeps records (malloc()ed) that 2005 did not: without memory
+ *    for a new chunk's record, get_new_chunk is not called and the request
+ *    (or the prefill) fails; a donation without memory for its record is
+ *    refused.
  */
 #ifndef GENALLOC_LEGACY_GENALLOC_H
 #define GENALLOC_LEGACY_GENALLOC_H
@@ -146,7 +150,10 @@ struct gen_pool {
  * Calls @get_new_chunk up to @nr_chunks times, stopping at the first 0, and
  * puts each chunk on the free list of the chunk size (the last one first).
  * A bad chunk from the callback is reported as in gen_pool_alloc() and ends
- * the prefill; the pool is still returned.
+ * the prefill; the pool is still returned.  So does a lack of memory to
+ * record one more chunk (the callback is then not called, as in
+ * gen_pool_alloc()): the pool is returned with the chunks it could record,
+ * the same as a pool created with that smaller @nr_chunks.
  *
  * Misuse: @max_chunk_shift above page shift + 10, negative, or between 1
  * and ALLOC_MIN_SHIFT - 1, a negative @nr_chunks, or @nr_chunks > 0 with a
@@ -187,12 +194,19 @@ GENALLOC_API void legacy_gen_pool_destroy(struct gen_pool *pool);
  * @size 0 gives a 32-byte block (as in 2005).  @size above the chunk size
  * returns 0 without calling the callback and without a report (2005).
  *
+ * Out of memory for its own bookkeeping: the record of a new chunk is
+ * allocated before get_new_chunk is called, so that no chunk is ever
+ * obtained and then lost.  Without memory for it the callback is not called
+ * and the call returns 0 with the pool unchanged (no report); a later call
+ * with memory to spare calls it as if this one had never happened.  Nothing
+ * else can fail the call: a frame table that cannot double for the new
+ * chunk keeps its size (look-ups walk longer chains).
+ *
  * Misuse: NULL @pool or negative @size: WARN EINVAL, 0.  A chunk from the
  * callback that is misaligned to the chunk size (BUG EMISALIGNED), wraps
  * the address space (BUG ERANGE) or overlaps memory the pool knows (BUG
- * EOVERLAP) is not used, and neither is a chunk the pool has no memory to
- * record; the call then returns 0 (unless another thread freed a chunk-sized
- * block meanwhile, which is used instead).
+ * EOVERLAP) is not used; the call then returns 0 (unless another thread
+ * freed a chunk-sized block meanwhile, which is used instead).
  *
  * Return: the block's address, or 0 if no memory could be had.
  */

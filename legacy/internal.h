@@ -89,7 +89,7 @@ struct legacy_verdict {
 
 /* buddy.c: growth, shared with the prefill at creation */
 void legacy_adopt_chunk(struct gen_pool *pool, unsigned long chunk,
-			struct legacy_verdict *v);
+			struct legacy_frame *f, struct legacy_verdict *v);
 void legacy_report(const struct legacy_verdict *v, const char *func,
 		   const struct gen_pool *pool, unsigned long addr, unsigned long size);
 
@@ -126,6 +126,9 @@ static inline struct legacy_frame *legacy_map_find(const struct gen_pool *pool,
 	return f;
 }
 
+struct legacy_frame *legacy_frame_new(const struct gen_pool *pool, int from_callback);
+void legacy_frame_free(struct legacy_frame *f);
+void legacy_map_insert(struct gen_pool *pool, struct legacy_frame *f, unsigned long addr);
 struct legacy_frame *legacy_map_add(struct gen_pool *pool, unsigned long addr,
 				    int from_callback);
 unsigned long legacy_frame_bytes(const struct gen_pool *pool);

@@ -15,17 +15,22 @@ static void free_bookkeeping(struct gen_pool *pool)
 	free(pool);
 }
 
-/* Obtain up to @nr_chunks chunks now, stopping at the first 0 or bad one. */
+/* Obtain up to @nr_chunks chunks now, stopping at the first 0 or bad one,
+ * or when there is no memory to record one more (then the callback is not
+ * asked: the chunk would be lost). */
 static void prefill(struct gen_pool *pool, int nr_chunks)
 {
 	for (int n = 0; n < nr_chunks; n++) {
 		struct legacy_verdict v = { 0 };
-		unsigned long chunk = pool->get_new_chunk(pool);
+		struct legacy_frame *f = legacy_frame_new(pool, 1);
+		unsigned long chunk = f ? pool->get_new_chunk(pool) : 0;
 
-		if (!chunk)
+		if (!chunk) {
+			legacy_frame_free(f);
 			break;
+		}
 		pthread_mutex_lock(&pool->lock);
-		legacy_adopt_chunk(pool, chunk, &v);
+		legacy_adopt_chunk(pool, chunk, f, &v);
 		pthread_mutex_unlock(&pool->lock);
 		if (v.code) {
 			legacy_report(&v, "alloc_gen_pool", pool, chunk,
