@@ -11,7 +11,10 @@
  *    chunk start, and every chunk here is a "frame": 2^max_chunk_shift bytes
  *    aligned to that size, so relative alignment is natural alignment.
  *  - growth: when the engine finds no room, get_new_chunk is called with no
- *    lock held, its chunk becomes a frame, and the request is retried.
+ *    lock held, its chunk becomes a frame, and the request is retried.  The
+ *    frame is allocated before the callback is asked; a chunk the engine
+ *    then has no memory to take is kept aside for the next growth, so no
+ *    chunk is ever lost.
  *  - donation: the first donation into a frame adds the WHOLE frame to the
  *    engine and at once allocates all of it as a "hold"; each donation then
  *    frees its part of the hold.  Donations that touch are therefore one
@@ -98,14 +101,16 @@ static bool bm_new_chunk(const struct gen_pool_chunk *chunk, void *data)
 /* ------------------------------------------------------------ growth */
 
 /*
- * Make @chunk a frame (lock held).  The frame record and its table slot are
- * secured before the engine hears of the chunk, so nothing can fail after.
+ * Make the chunk at @f->base a frame (lock held); @f is taken over.  The
+ * table slot is secured before the engine hears of the chunk, so nothing can
+ * fail after.  Return: 1 if adopted; -1 if refused (in @v, @f freed) or if
+ * there was no memory for the slot or the engine's record: then @f is kept
+ * aside for the next growth, since the chunk is already the pool's.
  */
-static void bm_adopt_chunk(struct compat_bitmap_pool *bp, unsigned long chunk,
-			   struct bm_verdict *v)
+static int bm_adopt_chunk(struct compat_bitmap_pool *bp, struct compat_frame *f,
+			  struct bm_verdict *v)
 {
-	unsigned long size = compat_bm_frame_size(bp);
-	struct compat_frame *f = NULL;
+	unsigned long size = compat_bm_frame_size(bp), chunk = f->base;
 
 	if (chunk > ULONG_MAX - (size - 1))
 		bm_set(v, GENALLOC_BUG, GENALLOC_ERANGE,
@@ -115,33 +120,68 @@ static void bm_adopt_chunk(struct compat_bitmap_pool *bp, unsigned long chunk,
 		       "new chunk not aligned to the chunk size");
 	else if (compat_frames_lookup(&bp->frames, chunk))
 		bm_set(v, GENALLOC_BUG, GENALLOC_EOVERLAP, "new chunk overlaps memory the pool has");
-	else if (compat_frames_reserve(&bp->frames) ||
-		 !(f = compat_frame_new(&bp->frames, chunk, 1)) ||
-		 gen_pool_add(bp->engine, chunk, size, -1))
-		bm_set(v, GENALLOC_WARN, GENALLOC_EINVAL, "no memory to record the chunk");
 	if (v->code) {
 		compat_frame_delete(f);
-		return;
+		return -1;
+	}
+	if (compat_frames_reserve(&bp->frames) || gen_pool_add(bp->engine, chunk, size, -1)) {
+		f->next_pending = bp->pending;
+		bp->pending = f;
+		return -1;
 	}
 	compat_frames_insert(&bp->frames, f);
 	bp->obtained_bytes += size;
+	return 1;
 }
 
-/* Ask get_new_chunk (no lock held, as 2005) and adopt what it gives.
- * Return: 1 if the pool grew, 0 if the callback had nothing, -1 if its
- * chunk was refused (reported). */
+/*
+ * The frame of the next chunk: one kept aside, or a new one whose chunk
+ * get_new_chunk then gives (no lock held, as 2005).  The frame is allocated
+ * before the callback is asked, so that a chunk is never obtained and then
+ * lost for want of its record.  Return: the frame, or NULL with *@rc 0
+ * (the callback had nothing) or -1 (no memory: the callback was not asked).
+ */
+static struct compat_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc)
+{
+	struct compat_frame *f;
+
+	pthread_mutex_lock(bp->lock);
+	f = bp->pending;
+	if (f)
+		bp->pending = f->next_pending;
+	pthread_mutex_unlock(bp->lock);
+	if (f)
+		return f;
+	f = compat_frame_new(&bp->frames, 0, 1);
+	*rc = -1;
+	if (!f)
+		return NULL;
+	f->base = compat_call_get_new_chunk(bp->cpool, bp);
+	if (f->base)
+		return f;
+	compat_frame_delete(f);
+	*rc = 0;
+	return NULL;
+}
+
+/* Grow by one chunk.  Return: 1 if the pool grew, 0 if the callback had
+ * nothing, -1 if there was no memory or its chunk was refused (reported). */
 static int bm_grow(struct compat_bitmap_pool *bp, const char *func)
 {
 	struct bm_verdict v = { 0 };
-	unsigned long chunk = compat_call_get_new_chunk(bp->cpool, bp);
+	struct compat_frame *f;
+	unsigned long chunk;
+	int rc;
 
-	if (!chunk)
-		return 0;
+	f = bm_next_chunk(bp, &rc);
+	if (!f)
+		return rc;
+	chunk = f->base;
 	pthread_mutex_lock(bp->lock);
-	bm_adopt_chunk(bp, chunk, &v);
+	rc = bm_adopt_chunk(bp, f, &v);
 	pthread_mutex_unlock(bp->lock);
 	bm_report(bp, &v, func, chunk, compat_bm_frame_size(bp));
-	return v.code ? -1 : 1;
+	return rc;
 }
 
 /* ------------------------------------------------------------ alloc */
@@ -351,6 +391,12 @@ static int bm_destroy(void *engine)
 	compat_frames_for_each(&bp->frames, bm_release_hold, bp);
 	gen_pool_destroy(bp->engine);
 	compat_frames_destroy(&bp->frames);
+	while (bp->pending) {
+		struct compat_frame *f = bp->pending;
+
+		bp->pending = f->next_pending;
+		compat_frame_delete(f);
+	}
 	free(bp);
 	return 0;
 }

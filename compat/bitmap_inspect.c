@@ -161,6 +161,8 @@ void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st)
 	st->largest_free = l.granules << COMPAT_GRANULE_SHIFT;
 	st->metadata_bytes = sizeof(*bp) + ms.metadata_bytes +
 			     compat_frames_metadata(&bp->frames);
+	for (struct compat_frame *f = bp->pending; f; f = f->next_pending)
+		st->metadata_bytes += sizeof(*f) + compat_frame_granules(&bp->frames);
 	pthread_mutex_unlock(bp->lock);
 }
 
@@ -234,5 +236,8 @@ void compat_bitmap_for_each_region(void *engine, compat_region_fn fn, void *data
 
 	pthread_mutex_lock(bp->lock);
 	compat_frames_for_each(&bp->frames, visit_frame, &v);
+	/* A chunk kept aside is the program's to release like any other. */
+	for (struct compat_frame *f = bp->pending; f; f = f->next_pending)
+		fn(bp->cpool, f->base, compat_bm_frame_size(bp), 1, data);
 	pthread_mutex_unlock(bp->lock);
 }

@@ -21,6 +21,9 @@
  * @frames:         every frame the engine has
  * @obtained_bytes: bytes from get_new_chunk (under @lock)
  * @donated_bytes:  bytes donated (under @lock)
+ * @pending:        frames of chunks get_new_chunk gave that the engine had
+ *                  no memory to take, linked by next_pending (under @lock):
+ *                  growth adopts them before asking for another
  */
 struct compat_bitmap_pool {
 	void *cpool;
@@ -31,6 +34,7 @@ struct compat_bitmap_pool {
 	struct compat_frame_table frames;
 	unsigned long obtained_bytes;
 	unsigned long donated_bytes;
+	struct compat_frame *pending;
 };
 
 static inline unsigned long compat_bm_frame_size(const struct compat_bitmap_pool *bp)

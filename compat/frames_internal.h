@@ -25,6 +25,8 @@
  * @from_callback: 1: obtained whole from get_new_chunk; 0: built from
  *                 donations, the undonated rest held by the backend
  * @donated_bytes: bytes donated into this frame (under the pool lock)
+ * @next_pending:  the next frame kept aside, while this one is (its chunk
+ *                 is not yet in the table; see compat_bitmap_pool.pending)
  * @known:         donated frames only: one bit per granule, set = donated
  * @starts:        per granule: 0, or 1 + the order of the live block that
  *                 starts there
@@ -33,6 +35,7 @@ struct compat_frame {
 	unsigned long base;
 	int from_callback;
 	unsigned long donated_bytes;
+	struct compat_frame *next_pending;
 	_Atomic unsigned long *known;
 	_Atomic unsigned char starts[];
 };

@@ -163,9 +163,11 @@ struct gen_pool {
  *                   by donation (then @nr_chunks must be 0)
  * @data:            stored in pool->private for the callback
  *
- * @get_new_chunk is called up to @nr_chunks times, stopping at the first 0
- * or at a bad chunk (reported as in gen_pool_alloc()); the pool is returned
- * either way.  The callback already sees the finished pool (->private,
+ * @get_new_chunk is called up to @nr_chunks times, stopping at the first 0,
+ * at a bad chunk (reported as in gen_pool_alloc()) or where there is no
+ * memory to record one more chunk (as in gen_pool_alloc(): the callback is
+ * not called, or on the bitmap backend its chunk may be kept aside); the
+ * pool is returned either way, with the chunks it could record.  The callback already sees the finished pool (->private,
  * ->max_chunk_shift) and may free (donate) into it, as in 2005.
  *
  * Misuse (WARN EINVAL, NULL): an unknown @backend or GENALLOC_BACKEND value;
@@ -232,6 +234,18 @@ GENALLOC_API enum compat_backend compat_gen_pool_backend(const struct gen_pool *
  *
  * @size above the chunk size: 0, the callback is not called, no report.
  *
+ * Out of memory for the pool's own bookkeeping: 0, no report, and no chunk
+ * is ever lost.  The record of a new chunk is allocated before
+ * get_new_chunk is called; without it the callback is not called and the
+ * pool is unchanged.  The bitmap backend needs memory once more after the
+ * callback, for the engine's record of the chunk; without it the chunk is
+ * kept aside - not free, not in obtained_bytes, but visited by
+ * gen_pool_for_each_region() - and the next growth (of this call's kind or
+ * the prefill's) takes it instead of calling get_new_chunk.  Either way
+ * each chunk is asked for once, and the pool grows through the same chunks
+ * as one that never ran short.  Allocating from memory the pool already has
+ * allocates nothing, on either backend; nor does freeing a block it gave.
+ *
  * Misuse: NULL @pool or negative @size: WARN EINVAL, 0.  A chunk from the
  * callback misaligned to the chunk size (BUG EMISALIGNED), wrapping the
  * address space (BUG ERANGE) or overlapping known memory (BUG EOVERLAP) is
@@ -297,7 +311,8 @@ GENALLOC_API void compat_gen_pool_stats(struct gen_pool *pool, struct compat_gen
  * compat_gen_pool_for_each_region() - visit the memory the pool knows
  * @pool: the pool
  * @fn:   called once per chunk obtained from the callback (@from_callback 1,
- *        @size the chunk size) and once per maximal run of contiguous
+ *        @size the chunk size; a chunk kept aside for want of memory, see
+ *        gen_pool_alloc(), included) and once per maximal run of contiguous
  *        donated memory (@from_callback 0), in no particular order
  * @data: passed to @fn
  *
