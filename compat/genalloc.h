@@ -167,8 +167,9 @@ struct gen_pool {
  * at a bad chunk (reported as in gen_pool_alloc()) or where there is no
  * memory to record one more chunk (as in gen_pool_alloc(): the callback is
  * not called, or on the bitmap backend its chunk may be kept aside); the
- * pool is returned either way, with the chunks it could record.  The callback already sees the finished pool (->private,
- * ->max_chunk_shift) and may free (donate) into it, as in 2005.
+ * pool is returned either way, with the chunks it could record.  The
+ * callback already sees the finished pool (->private, ->max_chunk_shift)
+ * and may free (donate) into it, as in 2005.
  *
  * Misuse (WARN EINVAL, NULL): an unknown @backend or GENALLOC_BACKEND value;
  * @max_chunk_shift negative, between 1 and ALLOC_MIN_SHIFT - 1, or above the
@@ -240,11 +241,11 @@ GENALLOC_API enum compat_backend compat_gen_pool_backend(const struct gen_pool *
  * pool is unchanged.  The bitmap backend needs memory once more after the
  * callback, for the engine's record of the chunk; without it the chunk is
  * kept aside - not free, not in obtained_bytes, but visited by
- * gen_pool_for_each_region() - and the next growth (of this call's kind or
- * the prefill's) takes it instead of calling get_new_chunk.  Either way
- * each chunk is asked for once, and the pool grows through the same chunks
- * as one that never ran short.  Allocating from memory the pool already has
- * allocates nothing, on either backend; nor does freeing a block it gave.
+ * compat_gen_pool_for_each_region() - and the next growth takes it instead
+ * of calling get_new_chunk.  Either way each chunk is asked for once, and
+ * the pool grows through the same chunks as one that never ran short.
+ * Allocating from memory the pool already has allocates nothing, on either
+ * backend; nor does freeing a block it gave.
  *
  * Misuse: NULL @pool or negative @size: WARN EINVAL, 0.  A chunk from the
  * callback misaligned to the chunk size (BUG EMISALIGNED), wrapping the
