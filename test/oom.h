@@ -23,4 +23,17 @@ void oom_off(void);
 /** oom_failed() - how many allocations failed since oom_fail_after() */
 long oom_failed(void);
 
+/**
+ * OOM_RUN() - make the one library call @call with @n allocations allowed,
+ * then let every allocation through again; @failed receives how many were
+ * refused.  The only safe way to arm: nothing asserts in between.
+ */
+#define OOM_RUN(n, failed, call)                \
+	do {                                    \
+		oom_fail_after(n);              \
+		call;                           \
+		(failed) = oom_failed();        \
+		oom_off();                      \
+	} while (0)
+
 #endif /* GENALLOC_TEST_OOM_H */

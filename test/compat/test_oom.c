@@ -122,10 +122,7 @@ START_TEST(create_fails_cleanly_at_every_allocation)
 	long n, failed;
 
 	for (n = 0;; n++) {
-		oom_fail_after(n);
-		pool = create(_i, p, 0);
-		failed = oom_failed();
-		oom_off();
+		OOM_RUN(n, failed, pool = create(_i, p, 0));
 		if (pool)
 			break;
 		ck_assert_int_gt(failed, 0);
@@ -160,10 +157,7 @@ START_TEST(prefill_stops_where_memory_runs_out)
 
 	for (n = 0;; n++) {
 		rewind_provider(p);
-		oom_fail_after(n);
-		pool = create(_i, p, 3);
-		failed = oom_failed();
-		oom_off();
+		OOM_RUN(n, failed, pool = create(_i, p, 3));
 		if (!pool) {
 			ck_assert_int_gt(failed, 0);
 			ck_assert_int_eq(atomic_load(&p->calls), 0);
@@ -222,10 +216,7 @@ START_TEST(growth_fails_cleanly_at_every_allocation)
 	for (k = 0; k < NR; k++) {
 		for (n = 0;; n++) {
 			cstate_read(&before, pool, p);
-			oom_fail_after(n);
-			a = gen_pool_alloc(pool, (int)CHUNK);
-			failed = oom_failed();
-			oom_off();
+			OOM_RUN(n, failed, a = gen_pool_alloc(pool, (int)CHUNK));
 			if (a)
 				break;
 			ck_assert_int_gt(failed, 0);
@@ -289,20 +280,14 @@ START_TEST(known_memory_needs_no_allocation)
 	for (int step = 0; step < 3000; step++) {
 		k = (int)test_rng_below(&rng, 32);
 		if (addr[k]) {
-			oom_fail_after(0);
-			gen_pool_free(pool, addr[k], size[k]);
-			failed = oom_failed();
-			oom_off();
+			OOM_RUN(0, failed, gen_pool_free(pool, addr[k], size[k]));
 			ck_assert_int_eq(failed, 0);
 			gen_pool_free(twin, addr[k] - p->chunk[0] + tp->chunk[0], size[k]);
 			addr[k] = 0;
 			continue;
 		}
 		size[k] = 1 + (int)test_rng_below(&rng, 1UL << test_rng_below(&rng, SHIFT + 1));
-		oom_fail_after(0);
-		a = gen_pool_alloc(pool, size[k]);
-		failed = oom_failed();
-		oom_off();
+		OOM_RUN(0, failed, a = gen_pool_alloc(pool, size[k]));
 		b = gen_pool_alloc(twin, size[k]);
 		EXPECT_EQ(a ? a - p->chunk[0] : 0, b ? b - tp->chunk[0] : 0);
 		if (a)
@@ -336,10 +321,7 @@ static long donate_under_oom(struct gen_pool *pool, struct fx_provider *p,
 	for (n = 0;; n++) {
 		cstate_read(&before, pool, p);
 		reset_errors();
-		oom_fail_after(n);
-		gen_pool_free(pool, addr, size);
-		failed = oom_failed();
-		oom_off();
+		OOM_RUN(n, failed, gen_pool_free(pool, addr, size));
 		seen = errors_seen();
 		if (!seen)
 			break;

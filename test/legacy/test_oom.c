@@ -65,10 +65,7 @@ START_TEST(create_fails_cleanly_at_every_allocation)
 
 	chunk_supply_init(&cs, SHIFT, 1);
 	for (n = 0;; n++) {
-		oom_fail_after(n);
-		pool = legacy_alloc_gen_pool(0, SHIFT, supply_chunk, (unsigned long)&cs);
-		failed = oom_failed();
-		oom_off();
+		OOM_RUN(n, failed, pool = legacy_alloc_gen_pool(0, SHIFT, supply_chunk, (unsigned long)&cs));
 		if (pool)
 			break;
 		ck_assert_int_gt(failed, 0);
@@ -102,10 +99,7 @@ START_TEST(prefill_stops_where_memory_runs_out)
 	chunk_supply_init(&cs, SHIFT, 4);
 	for (n = 0;; n++) {
 		supply_rewind(&cs);
-		oom_fail_after(n);
-		pool = legacy_alloc_gen_pool(3, SHIFT, supply_chunk, (unsigned long)&cs);
-		failed = oom_failed();
-		oom_off();
+		OOM_RUN(n, failed, pool = legacy_alloc_gen_pool(3, SHIFT, supply_chunk, (unsigned long)&cs));
 		if (!pool) {
 			ck_assert_int_gt(failed, 0);
 			ck_assert_int_eq(atomic_load(&cs.calls), 0);
@@ -157,10 +151,7 @@ START_TEST(growth_fails_cleanly_at_every_allocation)
 	for (i = 0; i < NR; i++) {
 		for (n = 0;; n++) {
 			pool_snapshot(&before, pool, &cs);
-			oom_fail_after(n);
-			a = gen_pool_alloc(pool, (int)CHUNK);
-			failed = oom_failed();
-			oom_off();
+			OOM_RUN(n, failed, a = gen_pool_alloc(pool, (int)CHUNK));
 			if (a)
 				break;
 			ck_assert_int_gt(failed, 0);
@@ -213,10 +204,7 @@ static long donate_under_oom(struct gen_pool *pool, struct chunk_supply *cs,
 	for (n = 0;; n++) {
 		pool_snapshot(&before, pool, cs);
 		reset_errors();
-		oom_fail_after(n);
-		gen_pool_free(pool, addr, size);
-		failed = oom_failed();
-		oom_off();
+		OOM_RUN(n, failed, gen_pool_free(pool, addr, size));
 		seen = errors_seen();
 		if (!seen)
 			break;

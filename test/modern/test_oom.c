@@ -26,10 +26,7 @@ START_TEST(create_fails_cleanly_at_every_allocation)
 
 	capture_errors();
 	for (n = 0;; n++) {
-		oom_fail_after(n);
-		pool = gen_pool_create(4, -1);
-		failed = oom_failed();
-		oom_off();
+		OOM_RUN(n, failed, pool = gen_pool_create(4, -1));
 		if (pool)
 			break;
 		ck_assert_int_gt(failed, 0);
@@ -62,10 +59,7 @@ static void add_under_oom(struct gen_pool *pool, int count, size_t size, size_t 
 		addr = BASE + (unsigned long)i * (size + gap);
 		for (n = 0;; n++) {
 			before = gen_pool_size(pool);
-			oom_fail_after(n);
-			rc = gen_pool_add(pool, addr, size, -1);
-			failed = oom_failed();
-			oom_off();
+			OOM_RUN(n, failed, rc = gen_pool_add(pool, addr, size, -1));
 			if (rc == 0)
 				break;
 			ck_assert_int_eq(rc, -ENOMEM);
@@ -139,7 +133,7 @@ static long run_twins(struct gen_pool *ix, struct gen_pool *lin, struct twin *t,
 		      unsigned long long *rng, int steps, bool starve)
 {
 	unsigned long a, b;
-	long refused = 0;
+	long refused = 0, failed;
 	size_t size;
 	int step, k;
 
@@ -152,11 +146,12 @@ static long run_twins(struct gen_pool *ix, struct gen_pool *lin, struct twin *t,
 			continue;
 		}
 		size = 8 * (1 + test_rng_below(rng, 1000));
-		if (starve)
-			oom_fail_after(0);
-		a = gen_pool_alloc(ix, size);
-		refused += oom_failed();
-		oom_off();
+		if (starve) {
+			OOM_RUN(0, failed, a = gen_pool_alloc(ix, size));
+			refused += failed;
+		} else {
+			a = gen_pool_alloc(ix, size);
+		}
 		b = gen_pool_alloc(lin, size);
 		EXPECT_EQ(a, b);
 		t->addr[k] = a;
@@ -209,10 +204,7 @@ static void devm_pool_under_oom(const char *name)
 	device_initialize(&dev);
 	capture_errors();
 	for (n = 0;; n++) {
-		oom_fail_after(n);
-		pool = devm_gen_pool_create(&dev, 4, -1, name);
-		failed = oom_failed();
-		oom_off();
+		OOM_RUN(n, failed, pool = devm_gen_pool_create(&dev, 4, -1, name));
 		if (!IS_ERR(pool))
 			break;
 		ck_assert_int_eq(PTR_ERR(pool), -ENOMEM);
