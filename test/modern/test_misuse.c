@@ -12,6 +12,7 @@
 
 #include "../support.h"
 #include "modern/genalloc.h"
+#include "modern/chunkdir_internal.h"
 #include "drain.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -409,7 +410,14 @@ START_TEST(checker_finds_corruption)
 	older->bits[0] &= ~(1UL << 16);
 	older->bits[0] |= 1UL << 8;	/* allocated without accounting */
 	corrupt_and_check(pool, "bitmap vs avail");
+	/* Accounted for, but behind the index's back. */
+	atomic_fetch_sub(&older->avail, 16);
+	corrupt_and_check(pool, "index vs bitmap");
+	atomic_fetch_add(&older->avail, 16);
 	older->bits[0] &= ~(1UL << 8);
+	pool->dir->tree[pool->dir->cap]++;	/* a chunk's longest run, misremembered */
+	corrupt_and_check(pool, "directory vs chunks");
+	pool->dir->tree[pool->dir->cap]--;
 	older->nbits--;
 	corrupt_and_check(pool, "granule count");
 	older->nbits++;
