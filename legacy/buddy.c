@@ -153,17 +153,17 @@ static void set_verdict(struct legacy_verdict *v, enum genalloc_severity sev,
 	v->msg = msg;
 }
 
-/**
- * legacy_adopt_chunk() - make a chunk from get_new_chunk a free block
- * @pool:  the pool, locked (or not yet shared)
+/*
+ * Make a chunk from get_new_chunk a free block.
+ * @pool:  the pool, locked
  * @chunk: the chunk's address, not 0
  * @f:     a frame from legacy_frame_new(), allocated before the callback was
  *         asked, so that adopting cannot run out of memory; taken over
  *         (inserted, or freed if the chunk is refused)
  * @v:     set if the chunk is refused; v->code stays 0 if it was taken
  */
-void legacy_adopt_chunk(struct gen_pool *pool, unsigned long chunk,
-			struct legacy_frame *f, struct legacy_verdict *v)
+static void adopt_chunk(struct gen_pool *pool, unsigned long chunk, struct legacy_frame *f,
+			struct legacy_verdict *v)
 {
 	unsigned long size = legacy_chunk_size(pool);
 
@@ -202,7 +202,7 @@ void legacy_report(const struct legacy_verdict *v, const char *func,
  * pool got but could not record would be lost to the program (2005 needed
  * no record), so without memory for one the callback is not called.
  */
-static void grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long *chunk)
+void legacy_grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long *chunk)
 {
 	struct legacy_frame *f;
 
@@ -216,7 +216,7 @@ static void grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long 
 	*chunk = pool->get_new_chunk(pool);
 	pthread_mutex_lock(&pool->lock);
 	if (*chunk)
-		legacy_adopt_chunk(pool, *chunk, f, v);
+		adopt_chunk(pool, *chunk, f, v);
 	else
 		legacy_frame_free(f);
 }
@@ -242,7 +242,7 @@ unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
 		;
 	if (j == pool->nr_orders) {
 		j = pool->nr_orders - 1;
-		grow(pool, &v, &chunk);
+		legacy_grow(pool, &v, &chunk);
 	}
 	if (pool->h[j].next)
 		a = take_block(pool, j, i);

@@ -87,9 +87,14 @@ struct legacy_verdict {
 	const char *msg;
 };
 
-/* buddy.c: growth, shared with the prefill at creation */
-void legacy_adopt_chunk(struct gen_pool *pool, unsigned long chunk,
-			struct legacy_frame *f, struct legacy_verdict *v);
+/*
+ * buddy.c: growth, shared with the prefill at creation.  legacy_grow() asks
+ * get_new_chunk for one chunk (the pool locked; the lock is dropped around
+ * the callback) and makes it a free block; *@chunk is 0 when there was no
+ * callback, no memory for the chunk's record, or no chunk, and @v is set if
+ * the chunk was refused.
+ */
+void legacy_grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long *chunk);
 void legacy_report(const struct legacy_verdict *v, const char *func,
 		   const struct gen_pool *pool, unsigned long addr, unsigned long size);
 

@@ -22,16 +22,13 @@ static void prefill(struct gen_pool *pool, int nr_chunks)
 {
 	for (int n = 0; n < nr_chunks; n++) {
 		struct legacy_verdict v = { 0 };
-		struct legacy_frame *f = legacy_frame_new(pool, 1);
-		unsigned long chunk = f ? pool->get_new_chunk(pool) : 0;
+		unsigned long chunk;
 
-		if (!chunk) {
-			legacy_frame_free(f);
-			break;
-		}
 		pthread_mutex_lock(&pool->lock);
-		legacy_adopt_chunk(pool, chunk, f, &v);
+		legacy_grow(pool, &v, &chunk);
 		pthread_mutex_unlock(&pool->lock);
+		if (!chunk)
+			break;
 		if (v.code) {
 			legacy_report(&v, "alloc_gen_pool", pool, chunk,
 				      legacy_chunk_size(pool));
