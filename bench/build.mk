@@ -29,8 +29,9 @@ $(BENCH_COMPARE): $(BENCH_COMPARE_OBJS) $(LIB_A)
 $(BENCH_SPEED): $(BENCH_SPEED_OBJS) $(LIB_A)
 	$(CC) $(ALL_CFLAGS) -o $@ $(BENCH_SPEED_OBJS) $(LIB_A) -lm $(ALL_LDFLAGS)
 
-$(BENCH_ORDER): $(B)/bench/order_cost.o $(LIB_A)
-	$(CC) $(ALL_CFLAGS) -o $@ $(B)/bench/order_cost.o $(LIB_A) $(ALL_LDFLAGS)
+BENCH_ORDER_OBJS := $(B)/bench/order_cost.o $(BENCH_CORE_OBJS)
+$(BENCH_ORDER): $(BENCH_ORDER_OBJS) $(LIB_A)
+	$(CC) $(ALL_CFLAGS) -o $@ $(BENCH_ORDER_OBJS) $(LIB_A) -lm $(ALL_LDFLAGS)
 
 # The tracer is preloaded into other programs: it links nothing of ours.
 $(BENCH_TRACER): bench/tracer.c

@@ -11,13 +11,16 @@
  * block and a new allocation.  Each allocation is timed alone with
  * clock_gettime(); the timer's own cost, measured first, is taken off.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "modern/genalloc.h"
+#include "options.h"
+#include "replay.h"
+#include "workload.h"
 
 #define ORDER 3			/* 8-byte granules */
 #define LO 16
@@ -31,29 +34,9 @@ struct live {
 	size_t size;
 };
 
-static uint64_t next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-/* Log-uniform from LO to HI, as genalloc-speed draws. */
-static size_t draw(uint64_t *s)
-{
-	size_t v = (size_t)LO << next(s) % 13;
-
-	v += next(s) % v;
-	return v > HI ? HI : v;
-}
-
 static double now_ns(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+	return bench_now() * 1e9;
 }
 
 /* The order of a request: granules rounded up to a power of two. */
@@ -78,20 +61,20 @@ static double timer_cost(void)
 }
 
 /* Mean ns per allocation of each order on a pool of @bytes. */
-static int run(size_t bytes, long pairs, uint64_t seed, double overhead, double *ns, long *count)
+static int run(size_t bytes, size_t pairs, uint64_t seed, double overhead, double *ns, long *count)
 {
 	struct gen_pool *pool = gen_pool_create(ORDER, -1);
 	struct live *set = NULL;
 	size_t nr = 0, cap = 0, granted = 0, k;
 	double sum[NORDERS] = { 0 };
 	uint64_t s = seed;
-	long i;
+	size_t i;
 
 	if (!pool || gen_pool_add(pool, BASE, bytes, -1))
 		return -1;
 	gen_pool_set_algo(pool, gen_pool_first_fit_order_align, NULL);
 	while (granted < bytes / 2) {
-		size_t size = draw(&s);
+		size_t size = bench_draw_log_uniform(&s, LO, HI);
 		unsigned long a = gen_pool_alloc(pool, size);
 
 		if (!a)
@@ -107,13 +90,13 @@ static int run(size_t bytes, long pairs, uint64_t seed, double overhead, double 
 	}
 	memset(count, 0, NORDERS * sizeof(*count));
 	for (i = 0; i < pairs && nr; i++) {
-		struct live *b = &set[next(&s) % nr];
+		struct live *b = &set[bench_rng_below(&s, nr)];
 		unsigned int o;
 		double t0, t1;
 
 		if (b->addr)
 			gen_pool_free(pool, b->addr, b->size);
-		b->size = draw(&s);
+		b->size = bench_draw_log_uniform(&s, LO, HI);
 		o = order_of(b->size);
 		t0 = now_ns();
 		b->addr = gen_pool_alloc(pool, b->size);
@@ -131,25 +114,19 @@ static int run(size_t bytes, long pairs, uint64_t seed, double overhead, double 
 	return 0;
 }
 
-static size_t parse_size(const char *p, char **end)
+/* "1M,64M,1G" into @pools; the number of pools, or 0 if any is bad. */
+static size_t parse_pools(const char *arg, size_t *pools)
 {
-	size_t v = strtoul(p, end, 10);
+	char buf[64], *tok, *save = NULL;
+	size_t np = 0;
 
-	switch (**end) {
-	case 'G':
-		v <<= 10;
-		/* fall through */
-	case 'M':
-		v <<= 10;
-		/* fall through */
-	case 'K':
-		v <<= 10;
-		(*end)++;
-		break;
-	default:
-		break;
-	}
-	return v;
+	if (strlen(arg) >= sizeof(buf))
+		return 0;
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (np == MAX_POOLS || bench_parse_size(tok, &pools[np++]) || !pools[np - 1])
+			return 0;
+	return np;
 }
 
 static void print_size(size_t v)
@@ -173,28 +150,26 @@ int main(int argc, char **argv)
 	const char *pools_arg = "1M,64M,1G";
 	size_t pools[MAX_POOLS], np = 0, p, k;
 	double ns[MAX_POOLS][NORDERS], overhead;
-	long count[MAX_POOLS][NORDERS], pairs = 200000;
-	uint64_t seed = 88172645463325252ULL;
-	char *end;
+	long count[MAX_POOLS][NORDERS];
+	size_t pairs = 200000, seed = 88172645463325252ULL;
+	bool ok;
 	int i;
 
 	for (i = 1; i < argc; i++) {
+		ok = true;
 		if (!strcmp(argv[i], "--pools") && i + 1 < argc)
 			pools_arg = argv[++i];
 		else if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
-			pairs = strtol(argv[++i], NULL, 10);
+			ok = !bench_parse_count(argv[++i], 1, (size_t)1 << 40, &pairs);
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-			seed = strtoull(argv[++i], NULL, 10) | 1;
+			ok = !bench_parse_count(argv[++i], 1, SIZE_MAX, &seed);
 		else
+			ok = false;
+		if (!ok)
 			usage();
 	}
-	for (end = (char *)pools_arg; *end && np < MAX_POOLS; end += *end == ',') {
-		pools[np] = parse_size(end, &end);
-		if (!pools[np] || (*end && *end != ','))
-			usage();
-		np++;
-	}
-	if (!np || pairs <= 0)
+	np = parse_pools(pools_arg, pools);
+	if (!np)
 		usage();
 	overhead = timer_cost();
 	printf("ORDER COST: gen_pool_first_fit_order_align, 8-byte granules, log-uniform "
@@ -217,7 +192,7 @@ int main(int argc, char **argv)
 			printf(" %10.0f", ns[p][k]);
 		printf("  %9.1f\n", ns[0][k] > 0 ? ns[np - 1][k] / ns[0][k] : 0);
 	}
-	printf("rerun: genalloc-order-cost --pools %s --pairs %ld --seed %llu\n", pools_arg, pairs,
-	       (unsigned long long)seed);
+	printf("rerun: genalloc-order-cost --pools %s --pairs %zu --seed %zu\n", pools_arg, pairs,
+	       seed);
 	return 0;
 }

@@ -105,32 +105,6 @@ struct worker {
 	pthread_barrier_t *start;
 };
 
-/*
- * A uniform draw in [0, @n), @n <= 2^32: the top half of a PRNG word scaled
- * by @n (Lemire's multiply-shift), where "% n" would be a 64-bit division
- * (20 to 40 cycles each, three a pair) billed to every engine's time.  The
- * workload generators keep their "%" draws (generators.c), so that the
- * streams genalloc-compare and the traces replay stay the same.
- */
-static size_t below(uint64_t *rng, size_t n)
-{
-	return (size_t)(((bench_rng_next(rng) >> 32) * (uint64_t)n) >> 32);
-}
-
-static size_t draw(uint64_t *rng, size_t lo, size_t hi)
-{
-	/* Log-uniform: a uniform exponent, then a uniform mantissa. */
-	size_t v;
-	/* The fewest doublings of lo that reach hi, from the bit lengths: a
-	 * loop of up to a dozen steps a pair weighed on every figure. */
-	unsigned int span = hi > lo ? (unsigned int)(__builtin_clzl(lo) - __builtin_clzl(hi)) : 0;
-
-	span += (lo << span) < hi;
-	v = lo << below(rng, span + 1);
-	v += below(rng, v);
-	return v < lo ? lo : v > hi ? hi : v;
-}
-
 /* Victims drawn ahead of their pair, so that the table's miss is hidden
  * even behind an engine as fast as the no-op one. */
 #define AHEAD 8
@@ -142,7 +116,7 @@ static void *worker_run(void *arg)
 	size_t i, k, ahead[AHEAD];
 
 	for (k = 0; k < AHEAD; k++) {
-		ahead[k] = below(&w->rng, w->nr);
+		ahead[k] = bench_rng_below(&w->rng, w->nr);
 		__builtin_prefetch(&w->b[ahead[k]], 1);
 	}
 	pthread_barrier_wait(w->start);
@@ -154,7 +128,7 @@ static void *worker_run(void *arg)
 		 * engine pays the table's miss on top of its own. */
 		struct block *b = &w->b[ahead[i % AHEAD]];
 
-		ahead[i % AHEAD] = below(&w->rng, w->nr);
+		ahead[i % AHEAD] = bench_rng_below(&w->rng, w->nr);
 		__builtin_prefetch(&w->b[ahead[i % AHEAD]], 1);
 
 		/* The kernel-style searches are slow on big pools: cap the time. */
@@ -163,7 +137,7 @@ static void *worker_run(void *arg)
 
 		if (b->addr)
 			e->free(w->pool, b->addr, b->size);
-		b->size = draw(&w->rng, w->lo, w->hi);
+		b->size = bench_draw_log_uniform(&w->rng, w->lo, w->hi);
 		b->addr = e->alloc(w->pool, b->size);
 		w->failed += !b->addr;
 	}
@@ -181,7 +155,7 @@ static void fill(struct bench_pool *p, struct block **set, size_t *nr, size_t *c
 	while (*granted < target) {
 		struct block b;
 
-		b.size = draw(rng, lo, hi);
+		b.size = bench_draw_log_uniform(rng, lo, hi);
 		b.addr = e->alloc(p, b.size);
 		if (!b.addr)
 			break;

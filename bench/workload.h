@@ -130,4 +130,32 @@ void bench_workload_release(struct bench_workload *w);
 /** bench_rng_next() - the PRNG (xorshift64*) every generator uses */
 uint64_t bench_rng_next(uint64_t *state);
 
+/*
+ * A uniform draw in [0, @n), @n <= 2^32: the top half of a PRNG word scaled
+ * by @n (Lemire's multiply-shift), where "% n" would be a 64-bit division
+ * (20 to 40 cycles each, three a pair) billed to every engine's time.
+ * Inline: genalloc-speed's loop makes three draws a pair.  The
+ * workload generators keep their "%" draws (generators.c), so that the
+ * streams genalloc-compare and the traces replay stay the same.
+ */
+static inline size_t bench_rng_below(uint64_t *rng, size_t n)
+{
+	return (size_t)(((bench_rng_next(rng) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Log-uniform in [@lo, @hi]: a uniform exponent, then a uniform mantissa
+ * (genalloc-speed's and genalloc-order-cost's request sizes). */
+static inline size_t bench_draw_log_uniform(uint64_t *rng, size_t lo, size_t hi)
+{
+	size_t v;
+	/* The fewest doublings of lo that reach hi, from the bit lengths: a
+	 * loop of up to a dozen steps a pair weighed on every figure. */
+	unsigned int span = hi > lo ? (unsigned int)(__builtin_clzl(lo) - __builtin_clzl(hi)) : 0;
+
+	span += (lo << span) < hi;
+	v = lo << bench_rng_below(rng, span + 1);
+	v += bench_rng_below(rng, v);
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
 #endif /* GENALLOC_BENCH_WORKLOAD_H */
