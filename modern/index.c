@@ -35,7 +35,10 @@
  *   at its first aligned start: the lowest aligned window, which is what
  *   the kernel's loop of find, align and restart-after-the-used-bit finds;
  *   when the grid step is at most a word, a word's run starts on the grid
- *   give its answers at once.  Best fit asks the size classes
+ *   give its answers at once.  Order-aligned requests walk the order hints
+ *   (orderhint.c) instead of the values, so that blocks whose runs are long
+ *   enough but hold no window on the grid are skipped once they are known.
+ *   Best fit asks the size classes
  *   (sizeclass.c), which use the full map to find where runs end.
  *
  * HOW IT IS KEPT EXACT
@@ -79,6 +82,7 @@
  */
 #include "index_internal.h"
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -89,6 +93,7 @@
 #include "bitmap_internal.h"
 #include "compiler_internal.h"
 #include "meta_internal.h"
+#include "orderhint_internal.h"
 #include "sizeclass_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
@@ -108,7 +113,10 @@
  * @pad:     the bits of the last word past the chunk, which read as used
  * @nlevels: levels of the max tree, blocks included; the last has one node
  * @nfull:   levels of the full map
+ * @hints_fit: the order hints fit in the bookkeeping budget with the index
  * @sc:      runs by size class, built the first time best fit runs
+ * @oh:      bounds for order-aligned requests, built the first time one
+ *           is searched for (orderhint.c)
  * @max:     @max[0][b] is the longest run starting in block b; @max[l][i]
  *           the maximum of its 8 children on level l - 1.  Each level
  *           is padded with zeros to a multiple of 8 entries.
@@ -124,8 +132,10 @@ struct modern_index {
 	unsigned long lastw;
 	unsigned long pad;
 	unsigned int nlevels;
-	unsigned int nfull;
+	unsigned short nfull;
+	bool hints_fit;
 	struct modern_sizeclass *sc;
+	struct modern_ohint *oh;
 	uint32_t *max[MAX_LEVELS];
 	unsigned long *full[MAX_FULL_LEVELS];
 	/* Level sizes: read by the walks along a level and the rebuild. */
@@ -790,7 +800,7 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 {
 	struct modern_index *ix;
 	unsigned char *p;
-	unsigned int l;
+	unsigned int l, nfull;
 
 	if (nbits == 0 || nbits > MODERN_INDEX_MAX_BITS)
 		return NULL;
@@ -800,7 +810,9 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 	ix->nbits = nbits;
 	ix->lastw = modern_bits_to_longs(nbits) - 1;
 	ix->pad = nbits % BPL ? ~0UL << (nbits % BPL) : 0;
-	ix->nlevels = plan(nbits, ix->count, &ix->nfull, ix->fwords);
+	ix->nlevels = plan(nbits, ix->count, &nfull, ix->fwords);
+	ix->nfull = (unsigned short)nfull;
+	ix->hints_fit = modern_index_hints_fit(nbits);
 	/* Words first: they need the stricter alignment. */
 	p = (unsigned char *)(ix + 1);
 	for (l = 0; l < ix->nfull; l++) {
@@ -820,12 +832,14 @@ void modern_index_destroy(struct modern_index *ix)
 	if (!ix)
 		return;
 	modern_sc_destroy(ix->sc);
+	modern_ohint_destroy(ix->oh);
 	modern_meta_free(ix, modern_index_bytes(ix->nbits));
 }
 
 size_t modern_index_footprint(const struct modern_index *ix)
 {
-	return modern_index_bytes(ix->nbits) + (ix->sc ? modern_sc_bytes(ix->nbits) : 0);
+	return modern_index_bytes(ix->nbits) + (ix->sc ? modern_sc_bytes(ix->nbits) : 0) +
+	       (ix->oh ? modern_ohint_bytes(ix->count[0]) : 0);
 }
 
 /* Full-map word @wi of level @l as the bitmap (or the level below) says. */
@@ -840,6 +854,37 @@ static unsigned long full_word(const struct modern_index *ix, const unsigned lon
 			w |= 1UL << j;
 	}
 	return w;
+}
+
+/* The hints start as the blocks' longest runs: no request fits in less. */
+static void ohint_load(struct modern_index *ix)
+{
+	unsigned long b;
+
+	for (b = 0; b < ix->count[0]; b++)
+		modern_ohint_load(ix->oh, b, ix->max[0][b]);
+	modern_ohint_summarise(ix->oh);
+}
+
+bool modern_index_hints_fit(unsigned long nbits)
+{
+	return nbits >= MODERN_INDEX_HINT_MIN_BITS && nbits <= MODERN_INDEX_MAX_BITS;
+}
+
+int modern_index_order_hints(struct modern_index *ix)
+{
+	if (ix->oh)
+		return 0;
+	ix->oh = modern_ohint_create(ix->count[0]);
+	if (!ix->oh)
+		return -ENOMEM;
+	ohint_load(ix);
+	return 0;
+}
+
+unsigned long modern_index_order_hint(const struct modern_index *ix, unsigned long b)
+{
+	return ix->oh ? modern_ohint_get(ix->oh, b) : MODERN_INDEX_NONE;
 }
 
 void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
@@ -859,6 +904,8 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 	/* Rebuilt from the map by the next best fit. */
 	modern_sc_destroy(ix->sc);
 	ix->sc = NULL;
+	if (ix->oh)
+		ohint_load(ix);
 }
 
 /* ------------------------------------------------------------ updates */
@@ -873,6 +920,72 @@ static unsigned long run_start(const struct modern_index *ix, const unsigned lon
 		return a;
 	p = prev_used(ix, map, a);
 	return p == MODERN_INDEX_NONE ? 0 : p + 1;
+}
+
+/* The largest power of two not above @x (> 0). */
+static unsigned long floor_pow2(unsigned long x)
+{
+	return 1UL << (BPL - 1 - (unsigned int)__builtin_clzl(x));
+}
+
+/*
+ * The largest order-aligned request that fits in the free run [@s, @e), in
+ * O(1).  Let g be the largest aligned power-of-two block inside the run:
+ * a request up to g fits in it, and one above g has the grid 2g or coarser,
+ * where only 2g can leave more than g free past its first multiple (a
+ * coarser grid would make room for an aligned block of 2g).  q, the most
+ * aligned bit of the run, splits it into two parts whose largest aligned
+ * blocks end and start at q; only a run that is itself one aligned block
+ * is larger than both.
+ */
+static unsigned long order_fit(unsigned long s, unsigned long e)
+{
+	unsigned long h, q, g, p;
+
+	if (e - s == 1)
+		return 1;
+	h = BPL - 1 - (unsigned long)__builtin_clzl(s ^ (e - 1));
+	q = (e - 1) >> h << h;
+	g = floor_pow2(q - s) > floor_pow2(e - q) ? floor_pow2(q - s) : floor_pow2(e - q);
+	if (q - s == 1UL << h && e - q == 1UL << h)
+		g *= 2;
+	p = (s + 2 * g - 1) & ~(2 * g - 1);
+	return p < e && e - p > g ? e - p : g;
+}
+
+/* The free run [@s, @e) starting in block @b is new or grown: the
+ * order-aligned requests it holds may fit there again (orderhint.c).  No
+ * request longer than the run fits in it: most raises stop at that test. */
+static void ohint_raise(struct modern_index *ix, unsigned long b, unsigned long s,
+			unsigned long e)
+{
+	if (modern_ohint_get(ix->oh, b) < modern_ohint_clamp(e - s))
+		modern_ohint_raise(ix->oh, b, order_fit(s, e));
+}
+
+/* Block @b lost runs: no request above its longest run fits there. */
+static void ohint_lower(struct modern_index *ix, unsigned long b)
+{
+	modern_ohint_lower(ix->oh, b, ix->max[0][b]);
+}
+
+/*
+ * The hints after bits up to @b were claimed (@claim) out of the free run
+ * @r, or released, merging the run that started at @b into @r.  Out of
+ * line, and called last, like the size classes' update: pools without
+ * order-aligned requests pay one test an update.
+ */
+static MODERN_NOINLINE void ohint_update(struct modern_index *ix, struct run r,
+					 unsigned long b, bool claim)
+{
+	if (claim) {
+		ohint_lower(ix, r.start >> BLOCK_SHIFT);
+		if (r.end > b)
+			ohint_raise(ix, b >> BLOCK_SHIFT, b, r.end);
+	} else {
+		ohint_lower(ix, b >> BLOCK_SHIFT);
+		ohint_raise(ix, r.start >> BLOCK_SHIFT, r.start, r.end);
+	}
 }
 
 /* Bits [a, b) were released: the runs [s, a) and [b, e) merge through them;
@@ -932,6 +1045,8 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 	}
 	if (ix->sc)
 		modern_sc_update(ix->sc, r.start, r.end, start, nr, claim);
+	if (ix->oh)
+		ohint_update(ix, r, end, claim);
 }
 
 void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
@@ -943,6 +1058,32 @@ void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
 	r = claimed(ix, map, start + nr, r);
 	if (ix->sc)
 		modern_sc_update(ix->sc, r.start, r.end, start, nr, true);
+	if (ix->oh)
+		ohint_update(ix, r, start + nr, true);
+}
+
+static unsigned long block_find_aligned(const struct modern_index *ix,
+					const unsigned long *map, unsigned long b,
+					unsigned long nr, unsigned long mask, unsigned long off);
+
+/* Does every order hint bound its block?  By monotony it is enough that the
+ * next request up fits in no run that starts there (the general search,
+ * which tries exactly those runs, says so). */
+static bool ohint_verify(const struct modern_index *ix, const unsigned long *map)
+{
+	unsigned long b, nr, g;
+
+	if (!modern_ohint_verify(ix->oh))
+		return false;
+	for (b = 0; b < ix->count[0]; b++) {
+		nr = modern_ohint_get(ix->oh, b) + 1;
+		if (nr > MODERN_OHINT_CAP)
+			continue;
+		g = nr == 1 ? 1 : 2 * floor_pow2(nr - 1);
+		if (block_find_aligned(ix, map, b, nr, g - 1, 0) != MODERN_INDEX_NONE)
+			return false;
+	}
+	return true;
 }
 
 bool modern_index_verify(const struct modern_index *ix, const unsigned long *map)
@@ -961,6 +1102,8 @@ bool modern_index_verify(const struct modern_index *ix, const unsigned long *map
 		for (i = 0; i < ix->count[l]; i++)
 			if (ix->max[l][i] != node_max(ix, l, i))
 				return false;
+	if (ix->oh && !ohint_verify(ix, map))
+		return false;
 	return !ix->sc || modern_sc_verify(ix->sc, map);
 }
 
@@ -1218,19 +1361,60 @@ static unsigned long block_find_aligned_small(const struct modern_index *ix,
 	return MODERN_INDEX_NONE;
 }
 
-unsigned long modern_index_find_aligned(const struct modern_index *ix,
-					const unsigned long *map, unsigned long nr,
-					unsigned long mask, unsigned long off)
+/* The window in a run that starts in block @b, of either kind. */
+static unsigned long block_find_grid(const struct modern_index *ix, const unsigned long *map,
+				     unsigned long b, unsigned long nr, unsigned long mask,
+				     unsigned long off)
 {
 	bool small = mask < BPL && !(off & mask) && nr <= mask + 1;
+
+	return small ? block_find_aligned_small(ix, map, b, nr, mask)
+		     : block_find_aligned(ix, map, b, nr, mask, off);
+}
+
+/* Is @nr, @mask, @off the request of gen_pool_first_fit_order_align(),
+ * whose fit the order hints bound? */
+static bool order_aligned(unsigned long nr, unsigned long mask, unsigned long off)
+{
+	/* @mask + 1 is a power of two: nr rounded up to one. */
+	return off == 0 && nr <= MODERN_OHINT_CAP && nr <= mask + 1 && (mask + 1) / 2 < nr;
+}
+
+/* An order-aligned request through the hints: each block that fails to
+ * hold it learns that nothing from @nr up fits there. */
+static unsigned long find_order_aligned(struct modern_index *ix, const unsigned long *map,
+					unsigned long nr, unsigned long mask)
+{
+	struct modern_ohint *oh = ix->oh;
 	unsigned long b, r;
 
+	for (b = modern_ohint_next(oh, 0, nr); b != MODERN_INDEX_NONE;
+	     b = modern_ohint_next(oh, b + 1, nr)) {
+		r = block_find_grid(ix, map, b, nr, mask, 0);
+		if (r != MODERN_INDEX_NONE)
+			return r;
+		modern_ohint_lower(oh, b, nr - 1);
+	}
+	return MODERN_INDEX_NONE;
+}
+
+unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned long *map,
+					unsigned long nr, unsigned long mask, unsigned long off)
+{
+	unsigned long b, r;
+
+	if (order_aligned(nr, mask, off)) {
+		/* Without memory, the next search tries again. */
+		if (!ix->oh && ix->hints_fit)
+			(void)modern_index_order_hints(ix);
+		if (ix->oh)
+			return find_order_aligned(ix, map, nr, mask);
+	}
 	/* A window lies in a run of at least @nr bits, and such runs start
 	 * only in blocks of value >= @nr: the tree visits just those. */
 	for (b = leftmost_block_ge(ix, nr); b != MODERN_INDEX_NONE;
 	     b = next_block_ge(ix, b, nr)) {
-		r = small ? block_find_aligned_small(ix, map, b, nr, mask)
-			  : block_find_aligned(ix, map, b, nr, mask, off);
+		r = block_find_grid(ix, map, b, nr, mask, off);
 		if (r != MODERN_INDEX_NONE)
 			return r;
 	}

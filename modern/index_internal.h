@@ -45,6 +45,33 @@ size_t modern_index_bytes(unsigned long nbits);
 /** modern_index_footprint() - bytes this index uses now (size classes too) */
 size_t modern_index_footprint(const struct modern_index *ix);
 
+/* Order hints are kept from here on (1024 blocks): below, the headers of
+ * the index and the hints together could pass 1/8 of the bitmap, and a
+ * search visits few blocks anyway. */
+#define MODERN_INDEX_HINT_MIN_BITS (1UL << 19)
+
+/**
+ * modern_index_hints_fit() - does the first order-aligned search on a
+ * bitmap of @nbits build the order hints (orderhint.c)?  From
+ * MODERN_INDEX_HINT_MIN_BITS bits on.
+ */
+bool modern_index_hints_fit(unsigned long nbits);
+
+/**
+ * modern_index_order_hints() - build the order hints now, if not built yet,
+ * whatever the bitmap's size
+ *
+ * Return: 0, or -ENOMEM (the index is unchanged).
+ */
+int modern_index_order_hints(struct modern_index *ix);
+
+/**
+ * modern_index_order_hint() - block @b's order hint: no order-aligned
+ * request above it fits in a run that starts in the block (at most
+ * MODERN_OHINT_CAP, "unknown"); MODERN_INDEX_NONE without hints
+ */
+unsigned long modern_index_order_hint(const struct modern_index *ix, unsigned long b);
+
 /** modern_index_rebuild() - recompute every summary from @map */
 void modern_index_rebuild(struct modern_index *ix, const unsigned long *map);
 
@@ -127,13 +154,16 @@ unsigned long modern_index_find_first(const struct modern_index *ix, const unsig
  * (p + @off) & @mask == 0 (@mask + 1 a power of two)
  *
  * Equal to modern_bitmap_find_next_zero_area_off(map, nbits, 0, nr, mask,
- * off) when that succeeds.
+ * off) when that succeeds.  Order-aligned requests (@off 0, @mask + 1 the
+ * power of two that @nr rounds up to) go through the order hints, built
+ * by the first of them where modern_index_hints_fit() (without memory for
+ * them, the search runs without); each block such a search finds wanting
+ * lowers its hint.
  *
  * Return: the run's first bit, or MODERN_INDEX_NONE.
  */
-unsigned long modern_index_find_aligned(const struct modern_index *ix,
-					const unsigned long *map, unsigned long nr,
-					unsigned long mask, unsigned long off);
+unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned long *map,
+					unsigned long nr, unsigned long mask, unsigned long off);
 
 /**
  * modern_index_next_used() - the first used bit at or after @lo, or the

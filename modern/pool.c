@@ -166,6 +166,13 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 		return -ENOMEM;
 	if (nbits && nbits <= MODERN_INDEX_MAX_BITS) {
 		chunk->index = modern_index_create(chunk->bits, nbits);
+		/* An order-aligned pool's chunk comes with its hints, so that
+		 * no allocation from it needs memory. */
+		if (chunk->index && pool->algo == gen_pool_first_fit_order_align &&
+		    modern_index_hints_fit(nbits) && modern_index_order_hints(chunk->index)) {
+			modern_index_destroy(chunk->index);
+			chunk->index = NULL;
+		}
 		if (!chunk->index) {
 			modern_meta_free(chunk, chunk_bytes(nbits));
 			return -ENOMEM;
@@ -862,13 +869,31 @@ void modern_gen_pool_for_each_chunk(struct gen_pool *pool,
  * @pool: the pool
  * @algo: the algorithm, or NULL for gen_pool_first_fit
  * @data: its data
+ *
+ * Setting gen_pool_first_fit_order_align builds the chunks' order hints
+ * (modern/orderhint.c) now, under the pool's lock, instead of at each
+ * chunk's first order-aligned search.
  */
 void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo, void *data)
 {
+	struct gen_pool_chunk *chunk;
+	size_t slot;
+
 	if (!pool_ok(pool, "gen_pool_set_algo"))
 		return;
 	pool->algo = algo ? algo : gen_pool_first_fit;
 	pool->data = data;
+	if (pool->algo != gen_pool_first_fit_order_align)
+		return;
+	/* Hints for the chunks already in; without memory, the first search
+	 * of a chunk tries again. */
+	modern_lock_acquire(&pool->lock);
+	for (slot = 0; slot < modern_dir_count(pool->dir); slot++) {
+		chunk = modern_dir_chunk(pool->dir, slot);
+		if (chunk->index && modern_index_hints_fit(chunk->nbits))
+			(void)modern_index_order_hints(chunk->index);
+	}
+	modern_lock_release(&pool->lock);
 }
 
 /**

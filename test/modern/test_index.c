@@ -18,6 +18,7 @@
 #include "modern/bitmap_internal.h"
 #include "modern/genalloc.h"
 #include "modern/index_internal.h"
+#include "modern/orderhint_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
 
@@ -159,6 +160,10 @@ START_TEST(queries_match_linear_search)
 	struct modern_index *ix = new_index(nbits, &map);
 	int maps;
 
+	/* Every other size with the order hints, which these sizes would
+	 * not build themselves (modern_index_hints_fit()). */
+	if (_i % 2)
+		ck_assert_int_eq(modern_index_order_hints(ix), 0);
 	/* All free, then random maps, rebuilt or updated in pieces. */
 	compare_queries(ix, map, nbits, &rng, 50);
 	EXPECT_EQ(modern_index_longest(ix), nbits);
@@ -195,6 +200,8 @@ START_TEST(first_fit_claims_with_known_run_stay_exact)
 	int step;
 
 	random_map(ix, map, nbits, &rng);
+	/* The order hints, built up front, must follow the claims too. */
+	ck_assert_int_eq(modern_index_order_hints(ix), 0);
 	for (step = 0; step < 400; step++) {
 		if (test_rng_below(&rng, 3)) {
 			nr = 1 + test_rng_below(&rng, test_rng_below(&rng, 4) ? 70 : nbits / 4 + 1);
@@ -221,6 +228,11 @@ START_TEST(first_fit_claims_with_known_run_stay_exact)
 			modern_index_update(ix, map, lo, len);
 		}
 		ck_assert(modern_index_verify(ix, map));
+		nr = 1 + test_rng_below(&rng, 300);
+		for (lo = 1; lo < nr; lo <<= 1)
+			;
+		EXPECT_EQ(modern_index_find_aligned(ix, map, nr, lo - 1, 0),
+			  linear_first(map, nbits, 0, nr, lo - 1, 0));
 	}
 	/* The measured path must actually have run. */
 	ck_assert_uint_gt(known, 0);
@@ -259,6 +271,126 @@ START_TEST(single_bit_updates_stay_exact)
 }
 END_TEST
 
+/* Order-aligned fit of @nr on @ix, checked against the linear search. */
+static unsigned long order_fit_checked(struct modern_index *ix, const unsigned long *map,
+				       unsigned long nbits, unsigned long nr)
+{
+	unsigned long g, r;
+
+	for (g = 1; g < nr; g <<= 1)
+		;
+	r = modern_index_find_aligned(ix, map, nr, g - 1, 0);
+	EXPECT_EQ(r, linear_first(map, nbits, 0, nr, g - 1, 0));
+	ck_assert(modern_index_verify(ix, map));
+	return r;
+}
+
+static void flip(struct modern_index *ix, unsigned long *map, unsigned long start,
+		 unsigned long nr, bool used)
+{
+	if (used)
+		modern_bitmap_set(map, start, nr);
+	else
+		modern_bitmap_clear(map, start, nr);
+	modern_index_update(ix, map, start, nr);
+	ck_assert(modern_index_verify(ix, map));
+}
+
+/*
+ * The order hints (modern/orderhint.c) on a map built by hand: a search
+ * that finds a block wanting lowers its hint, and a release that grows a
+ * run, or a claim that starts one, must raise it again before the next
+ * search - else that search skips the block and answers higher.
+ */
+START_TEST(order_hints_learn_and_are_raised)
+{
+	const unsigned long nbits = 8 * 512;
+	unsigned long *map;
+	struct modern_index *ix = new_index(nbits, &map);
+
+	/* Too small to build them itself (modern_index_hints_fit()). */
+	ck_assert(!modern_index_hints_fit(nbits));
+	ck_assert_int_eq(modern_index_order_hints(ix), 0);
+	flip(ix, map, 0, nbits, true);
+	flip(ix, map, 1, 7, false);		/* block 0: [1, 8), no 5 on a multiple of 8 */
+	flip(ix, map, 1024 + 8, 8, false);	/* block 2: [1032, 1040) */
+	/* A release bounds its block by what the new run holds: 4 at 4. */
+	EXPECT_EQ(modern_index_order_hint(ix, 0), 4);
+	EXPECT_EQ(modern_index_order_hint(ix, 2), 8);
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 5), 1032);
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 4), 4);
+	/* A rebuild loads the blocks' longest runs; a search that then fails
+	 * in block 0 writes down what it learnt. */
+	modern_index_rebuild(ix, map);
+	EXPECT_EQ(modern_index_order_hint(ix, 0), 7);
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 5), 1032);
+	EXPECT_EQ(modern_index_order_hint(ix, 0), 4);
+	/* A release grows block 0's run to [1, 16): 5 fits at 8. */
+	flip(ix, map, 8, 8, false);
+	EXPECT_EQ(modern_index_order_hint(ix, 0), 8);
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 5), 8);
+
+	/* Block 5's run [3069, 3092) holds 20 at 3072 (grid 32). */
+	flip(ix, map, 3069, 23, false);
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 20), 3072);
+	/* Claiming [3069, 3072) starts the run in block 6, whose hint was 0,
+	 * and leaves block 5 with none. */
+	EXPECT_EQ(modern_index_order_hint(ix, 6), 0);
+	flip(ix, map, 3069, 3, true);
+	EXPECT_EQ(modern_index_order_hint(ix, 6), 20);
+	EXPECT_EQ(modern_index_order_hint(ix, 5), 0);
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 20), 3072);
+	modern_index_rebuild(ix, map);
+	EXPECT_EQ(modern_index_order_hint(ix, 0), 15);
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 21), MODERN_INDEX_NONE);
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 8), 8);
+	modern_index_destroy(ix);
+	free(map);
+}
+END_TEST
+
+/* The hint tree alone: random bounds raised and lowered, and the next
+ * block at or after b with a bound of at least nr against a scan. */
+START_TEST(order_hint_tree_finds_the_next_block)
+{
+	static const unsigned long sizes[] = { 1, 7, 8, 9, 64, 65, 513, 4100 };
+	unsigned long long rng = 0x0e1;
+	unsigned long n = sizes[_i], b, v, nr, want, k;
+	struct modern_ohint *oh = modern_ohint_create(n);
+	unsigned long *shadow = calloc(n, sizeof(*shadow));
+	int step;
+
+	ck_assert_ptr_nonnull(oh);
+	ck_assert_ptr_nonnull(shadow);
+	ck_assert_ptr_null(modern_ohint_create(0));
+	for (step = 0; step < 3000; step++) {
+		b = test_rng_below(&rng, n);
+		v = test_rng_below(&rng, 3) ? test_rng_below(&rng, 40) : test_rng_below(&rng, 1UL << 17);
+		if (test_rng_below(&rng, 2)) {
+			modern_ohint_raise(oh, b, v);
+			if (v > shadow[b])
+				shadow[b] = v < MODERN_OHINT_CAP ? v : MODERN_OHINT_CAP;
+		} else {
+			modern_ohint_lower(oh, b, v);
+			if (v < shadow[b])
+				shadow[b] = v;
+		}
+		EXPECT_EQ(modern_ohint_get(oh, b), shadow[b]);
+		ck_assert(modern_ohint_verify(oh));
+		b = test_rng_below(&rng, n + 1);
+		nr = 1 + test_rng_below(&rng, 45);
+		for (want = MODERN_INDEX_NONE, k = b; k < n; k++)
+			if (shadow[k] >= nr) {
+				want = k;
+				break;
+			}
+		EXPECT_EQ(modern_ohint_next(oh, b, nr), want);
+	}
+	modern_ohint_destroy(oh);
+	free(shadow);
+}
+END_TEST
+
 START_TEST(bookkeeping_within_an_eighth_of_the_bitmap)
 {
 	unsigned long nbits;
@@ -271,6 +403,16 @@ START_TEST(bookkeeping_within_an_eighth_of_the_bitmap)
 
 		ck_assert_uint_le(modern_index_bytes(nbits) * 8, bitmap);
 		ck_assert_uint_le(modern_index_bytes(nbits + 1) * 8, bitmap + sizeof(long));
+	}
+	/* With the order hints of order-aligned fit too, where a search
+	 * builds them; sizes just past a power of two add a level. */
+	ck_assert(!modern_index_hints_fit(MODERN_INDEX_HINT_MIN_BITS - 1));
+	for (nbits = MODERN_INDEX_HINT_MIN_BITS; nbits <= 1UL << 31; nbits += nbits / 4 + 77) {
+		size_t bitmap = modern_bits_to_longs(nbits) * sizeof(long);
+
+		ck_assert(modern_index_hints_fit(nbits));
+		ck_assert_uint_le((modern_index_bytes(nbits) +
+				   modern_ohint_bytes((nbits + 511) / 512)) * 8, bitmap);
 	}
 }
 END_TEST
@@ -377,6 +519,30 @@ START_TEST(indexed_pool_places_as_the_kernel)
 	for (s = 0; s < steps; s++) {
 		twin_step(&t, &rng, 3000);
 		if (s % 7 == 0 || !long_run())
+			ck_assert_int_eq(gen_pool_check(t.ix), 0);
+	}
+	twin_drain(&t);
+}
+END_TEST
+
+/* A pool of order-aligned fit with chunks big enough to keep order hints,
+ * one added before the algorithm is set and one after; every algorithm
+ * still runs on them, and the checker verifies the hints. */
+START_TEST(order_aligned_pool_with_hints_places_as_the_kernel)
+{
+	unsigned long long rng = 0x0dd + (unsigned long long)_i;
+	const unsigned long g = MODERN_INDEX_HINT_MIN_BITS + 77;
+	int order = (int)_i, steps = long_run() ? 30000 : 5000, s;
+	struct twin t;
+
+	ck_assert(modern_index_hints_fit(g));
+	twin_init(&t, order);
+	twin_add(&t, 0x100000, g << order);
+	gen_pool_set_algo(t.ix, gen_pool_first_fit_order_align, NULL);
+	twin_add(&t, 0x100000 + (g << order) + 0x1000, g << order);
+	for (s = 0; s < steps; s++) {
+		twin_step(&t, &rng, 5000);
+		if (s % 50 == 0)
 			ck_assert_int_eq(gen_pool_check(t.ix), 0);
 	}
 	twin_drain(&t);
@@ -513,8 +679,11 @@ Suite *modern_index_suite(void)
 	tcase_add_loop_test(tc, queries_match_linear_search, 0, (int)NR_AWKWARD);
 	tcase_add_loop_test(tc, first_fit_claims_with_known_run_stay_exact, 0, (int)NR_AWKWARD);
 	tcase_add_test(tc, single_bit_updates_stay_exact);
+	tcase_add_test(tc, order_hints_learn_and_are_raised);
+	tcase_add_loop_test(tc, order_hint_tree_finds_the_next_block, 0, 8);
 	tcase_add_test(tc, bookkeeping_within_an_eighth_of_the_bitmap);
 	tcase_add_loop_test(tc, indexed_pool_places_as_the_kernel, 0, 8);
+	tcase_add_loop_test(tc, order_aligned_pool_with_hints_places_as_the_kernel, 0, 2);
 	tcase_add_test(tc, many_chunks_place_as_the_kernel);
 	tcase_add_test(tc, best_fit_across_a_big_chunk);
 	tcase_add_test(tc, switching_modes_rebuilds_the_index);

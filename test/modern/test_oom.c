@@ -3,8 +3,9 @@
  * test/modern/test_oom.c - the modern engine without memory for its own
  * bookkeeping, failed at every allocation it makes in turn (test/oom.h):
  * gen_pool_create() returns NULL, gen_pool_add() returns -ENOMEM and leaves
- * the pool as it was, and best fit without memory for its size classes
- * walks the runs instead and still gives the kernel's answers, and the
+ * the pool as it was, best fit without memory for its size classes walks
+ * the runs instead and order-aligned fit without its hints searches
+ * without them, both still giving the kernel's answers, and the
  * device layer's pools and records are either made whole or not at all.  Leaks on
  * these paths are the sanitizer and valgrind runs' to find.
  */
@@ -117,6 +118,11 @@ START_TEST(add_of_mapped_bookkeeping_fails_cleanly)
 }
 END_TEST
 
+static unsigned long alloc_with(struct gen_pool *pool, size_t size, genpool_algo_t algo)
+{
+	return algo ? gen_pool_alloc_algo(pool, size, algo, NULL) : gen_pool_alloc(pool, size);
+}
+
 /* The live blocks of both pools, which place them alike. */
 struct twin {
 	unsigned long addr[64];
@@ -126,11 +132,12 @@ struct twin {
 /*
  * @steps random allocations and frees on two pools of one range: @ix
  * indexed, @lin the kernel's linear path; every answer must be the same.
- * With @starve, @ix's allocations run with no memory to be had.  Returns
- * how many of its allocations were refused.
+ * Allocations use @algo, or the pools' own when NULL.  With @starve, @ix's
+ * allocations run with no memory to be had.  Returns how many of its
+ * allocations were refused.
  */
 static long run_twins(struct gen_pool *ix, struct gen_pool *lin, struct twin *t,
-		      unsigned long long *rng, int steps, bool starve)
+		      unsigned long long *rng, int steps, bool starve, genpool_algo_t algo)
 {
 	unsigned long a, b;
 	long refused = 0, failed;
@@ -147,12 +154,12 @@ static long run_twins(struct gen_pool *ix, struct gen_pool *lin, struct twin *t,
 		}
 		size = 8 * (1 + test_rng_below(rng, 1000));
 		if (starve) {
-			OOM_RUN(0, failed, a = gen_pool_alloc(ix, size));
+			OOM_RUN(0, failed, a = alloc_with(ix, size, algo));
 			refused += failed;
 		} else {
-			a = gen_pool_alloc(ix, size);
+			a = alloc_with(ix, size, algo);
 		}
-		b = gen_pool_alloc(lin, size);
+		b = alloc_with(lin, size, algo);
 		EXPECT_EQ(a, b);
 		t->addr[k] = a;
 		t->size[k] = size;
@@ -179,8 +186,8 @@ START_TEST(best_fit_without_size_classes_walks_the_runs)
 	capture_errors();
 	/* Starved, every best fit tries to build the size classes, fails, and
 	 * walks; then they are built and kept up to date. */
-	ck_assert_int_gt(run_twins(ix, lin, &t, &rng, 3000, true), 0);
-	run_twins(ix, lin, &t, &rng, 3000, false);
+	ck_assert_int_gt(run_twins(ix, lin, &t, &rng, 3000, true, NULL), 0);
+	run_twins(ix, lin, &t, &rng, 3000, false, NULL);
 	for (k = 0; k < 64; k++)
 		if (t.addr[k]) {
 			gen_pool_free(ix, t.addr[k], t.size[k]);
@@ -190,6 +197,85 @@ START_TEST(best_fit_without_size_classes_walks_the_runs)
 	ck_assert_int_eq(errors_seen(), 0);
 	gen_pool_destroy(ix);
 	gen_pool_destroy(lin);
+}
+END_TEST
+
+/* Order-aligned requests on a pool of another default build the order
+ * hints at a chunk's first such search: starved, each search tries, fails
+ * and runs without them; then they are built and kept up to date. */
+START_TEST(order_aligned_fit_without_hints_searches_without)
+{
+	struct gen_pool *ix = gen_pool_create(3, -1), *lin = gen_pool_create(3, -1);
+	unsigned long long rng = 0x0a11;
+	struct twin t = { { 0 }, { 0 } };
+	unsigned long a;
+	long failed;
+	int k;
+
+	ck_assert_ptr_nonnull(ix);
+	ck_assert_ptr_nonnull(lin);
+	/* 2^19 granules: big enough for hints (modern_index_hints_fit()). */
+	ck_assert_int_eq(gen_pool_add(ix, BASE, 1 << 22, -1), 0);
+	ck_assert_int_eq(gen_pool_add(lin, BASE, 1 << 22, -1), 0);
+	gen_pool_set_lockless(lin, true);
+	capture_errors();
+	ck_assert_int_gt(run_twins(ix, lin, &t, &rng, 3000, true,
+				   gen_pool_first_fit_order_align), 0);
+	run_twins(ix, lin, &t, &rng, 3000, false, gen_pool_first_fit_order_align);
+	/* Built now: a starved search allocates nothing. */
+	OOM_RUN(0, failed, a = gen_pool_alloc_algo(ix, 200, gen_pool_first_fit_order_align, NULL));
+	ck_assert_int_eq(failed, 0);
+	EXPECT_EQ(a, gen_pool_alloc_algo(lin, 200, gen_pool_first_fit_order_align, NULL));
+	gen_pool_free(ix, a, 200);
+	gen_pool_free(lin, a, 200);
+	for (k = 0; k < 64; k++)
+		if (t.addr[k]) {
+			gen_pool_free(ix, t.addr[k], t.size[k]);
+			gen_pool_free(lin, t.addr[k], t.size[k]);
+		}
+	ck_assert_int_eq(gen_pool_check(ix), 0);
+	ck_assert_int_eq(errors_seen(), 0);
+	gen_pool_destroy(ix);
+	gen_pool_destroy(lin);
+}
+END_TEST
+
+/*
+ * A pool whose default is order-aligned fit builds the hints as a chunk
+ * joins (which then fails cleanly without memory for them) and as the
+ * algorithm is set; its allocations then need no memory.
+ */
+START_TEST(order_aligned_pool_builds_its_hints_up_front)
+{
+	/* 2^19 granules a chunk: big enough for hints (modern_index_hints_fit()). */
+	const size_t size = (size_t)1 << 23;
+	struct gen_pool *pool = gen_pool_create(4, -1), *late = gen_pool_create(4, -1);
+	unsigned long a;
+	long failed;
+
+	ck_assert_ptr_nonnull(pool);
+	ck_assert_ptr_nonnull(late);
+	gen_pool_set_algo(pool, gen_pool_first_fit_order_align, NULL);
+	add_under_oom(pool, 3, size, 0x1000);
+	OOM_RUN(0, failed, a = gen_pool_alloc(pool, 48));
+	ck_assert_int_eq(failed, 0);
+	EXPECT_EQ(a, BASE + 2 * (size + 0x1000));
+	gen_pool_free(pool, a, 48);
+	take_every_chunk(pool, 3, size, 0x1000);
+
+	/* Set after the chunks are in: built then, under the pool's lock. */
+	ck_assert_int_eq(gen_pool_add(late, BASE, size, -1), 0);
+	gen_pool_set_algo(late, gen_pool_first_fit_order_align, NULL);
+	OOM_RUN(0, failed, a = gen_pool_alloc(late, 48));
+	ck_assert_int_eq(failed, 0);
+	EXPECT_EQ(a, BASE);
+	/* 48 bytes took granules 0-2; 48 more go to the next multiple of 4. */
+	OOM_RUN(0, failed, a = gen_pool_alloc(late, 48));
+	ck_assert_int_eq(failed, 0);
+	EXPECT_EQ(a, BASE + 64);
+	ck_assert_int_eq(gen_pool_check(late), 0);
+	gen_pool_destroy(pool);
+	gen_pool_destroy(late);
 }
 END_TEST
 
@@ -254,6 +340,8 @@ Suite *modern_oom_suite(void)
 	tcase_add_test(tc, add_fails_cleanly_at_every_allocation);
 	tcase_add_test(tc, add_of_mapped_bookkeeping_fails_cleanly);
 	tcase_add_test(tc, best_fit_without_size_classes_walks_the_runs);
+	tcase_add_test(tc, order_aligned_fit_without_hints_searches_without);
+	tcase_add_test(tc, order_aligned_pool_builds_its_hints_up_front);
 	tcase_add_test(tc, devm_pool_fails_cleanly_at_every_allocation);
 	tcase_add_test(tc, devm_kzalloc_without_memory_records_nothing);
 	suite_add_tcase(s, tc);

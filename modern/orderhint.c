@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * modern/orderhint.c - how large an order-aligned request can still fit in
+ * each block, for gen_pool_first_fit_order_align().
+ *
+ * WHY
+ *   An order-aligned request of nr granules wants the lowest window of nr
+ *   free granules that starts on a multiple of nr rounded up to a power of
+ *   two.  The run index (index.c) leads to the blocks where a run of nr
+ *   starts, but in a fragmented pool most such runs hold no aligned window:
+ *   a run of 7 at an odd bit has no room for 5 at a multiple of 8.  On a
+ *   1 GiB pool half full of log-uniform requests, a search visited about a
+ *   hundred such blocks before its answer; on 1 MiB, one.  The visits grow
+ *   with the number of holes, and so did the time, 12 times over.
+ *
+ * WHAT IS KEPT
+ *   For every block of the index, a bound: no order-aligned request larger
+ *   than it fits in a run that starts in the block.  Above the blocks, a
+ *   tree of maxima, 8 to a node, like the run index's.  Bounds are 16-bit
+ *   and stop at MODERN_OHINT_CAP; requests above it are not hinted.
+ *
+ * HOW IT STAYS A BOUND, AND TIGHT
+ *   Whether a request fits is monotonic in its size: if nr fits, nr - 1
+ *   does, as its grid is the same or finer and its window shorter.  So one
+ *   failed search in a block proves a bound of nr - 1 there, and the search
+ *   writes it down (modern_ohint_lower()); the next request that is no
+ *   smaller skips the block through the tree.  Only a run that starts or
+ *   grows can make a request fit where it did not: a release grows the run
+ *   at its start, a claim starts one where it ends.  For those two runs
+ *   the index computes exactly what they hold (order_fit() in index.c, in
+ *   O(1)) and raises their blocks' bounds to it; a block that loses runs
+ *   comes down to its longest run.  Every other change only takes windows
+ *   away, which leaves a bound a bound.  A new or rebuilt set of bounds
+ *   starts at the blocks' longest runs and tightens as searches fail.
+ *
+ * COST
+ *   Two bytes a block of 512 granules and 1/7 of that for the nodes: 1/28
+ *   of the bitmap, so that with the run index a chunk's bookkeeping stays
+ *   within 1/8 of its bitmap (1/9.2 on big chunks).  Kept for chunks of
+ *   2^19 granules and more (MODERN_INDEX_HINT_MIN_BITS): a smaller one
+ *   would pass 1/8 with the two headers, and its searches visit few blocks.
+ *   Built as a chunk joins a pool whose algorithm is order-aligned fit, or
+ *   by a chunk's first order-aligned search.  A search pays one tree step
+ *   per block it visits, as before, and one tree update per block that
+ *   failed; an update of the index, one test, or two tree updates when the
+ *   chunk has hints.
+ */
+#include "orderhint_internal.h"
+
+#include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "index_internal.h"
+#include "meta_internal.h"
+
+#define OH_FAN_SHIFT 3
+#define OH_FAN (1UL << OH_FAN_SHIFT)
+
+static unsigned long oh_padded(unsigned long count)
+{
+	return (count + OH_FAN - 1) / OH_FAN * OH_FAN;
+}
+
+static unsigned int oh_plan(unsigned long nblocks, uint32_t *count)
+{
+	unsigned int levels = 1;
+
+	count[0] = (uint32_t)nblocks;
+	while (count[levels - 1] > 1) {
+		count[levels] = (count[levels - 1] + OH_FAN - 1) / OH_FAN;
+		levels++;
+	}
+	return levels;
+}
+
+size_t modern_ohint_bytes(unsigned long nblocks)
+{
+	uint32_t count[MODERN_OHINT_LEVELS];
+	unsigned int levels = oh_plan(nblocks, count), l;
+	size_t bytes = sizeof(struct modern_ohint);
+
+	for (l = 0; l < levels; l++)
+		bytes += oh_padded(count[l]) * sizeof(uint16_t);
+	return bytes;
+}
+
+struct modern_ohint *modern_ohint_create(unsigned long nblocks)
+{
+	struct modern_ohint *oh;
+	unsigned char *p;
+	unsigned int l;
+
+	if (nblocks == 0 || nblocks > 1UL << 23)
+		return NULL;
+	oh = modern_meta_zalloc(modern_ohint_bytes(nblocks));
+	if (!oh)
+		return NULL;
+	oh->nlevels = oh_plan(nblocks, oh->count);
+	p = (unsigned char *)(oh + 1);
+	for (l = 0; l < oh->nlevels; l++) {
+		oh->v[l] = (uint16_t *)(void *)p;
+		p += oh_padded(oh->count[l]) * sizeof(uint16_t);
+	}
+	return oh;
+}
+
+void modern_ohint_destroy(struct modern_ohint *oh)
+{
+	if (oh)
+		modern_meta_free(oh, modern_ohint_bytes(oh->count[0]));
+}
+
+/* The maximum of node (@l, @i)'s children. */
+static uint16_t oh_node_max(const struct modern_ohint *oh, unsigned int l, unsigned long i)
+{
+	const uint16_t *c = &oh->v[l - 1][i * OH_FAN];
+#if defined(__SSE2__)
+	/* Bounds fit in 15 bits, so the signed maximum is exact: three
+	 * halvings of the eight lanes. */
+	__m128i m = _mm_loadu_si128((const __m128i *)(const void *)c);
+
+	m = _mm_max_epi16(m, _mm_srli_si128(m, 8));
+	m = _mm_max_epi16(m, _mm_srli_si128(m, 4));
+	m = _mm_max_epi16(m, _mm_srli_si128(m, 2));
+	return (uint16_t)_mm_cvtsi128_si32(m);
+#else
+	uint16_t m = 0;
+	unsigned long k;
+
+	for (k = 0; k < OH_FAN; k++)
+		m = c[k] > m ? c[k] : m;
+	return m;
+#endif
+}
+
+void modern_ohint_load(struct modern_ohint *oh, unsigned long b, unsigned long v)
+{
+	oh->v[0][b] = modern_ohint_clamp(v);
+}
+
+void modern_ohint_summarise(struct modern_ohint *oh)
+{
+	unsigned int l;
+	unsigned long i;
+
+	for (l = 1; l < oh->nlevels; l++)
+		for (i = 0; i < oh->count[l]; i++)
+			oh->v[l][i] = oh_node_max(oh, l, i);
+}
+
+void modern_ohint_raise_slow(struct modern_ohint *oh, unsigned long b, uint16_t m)
+{
+	unsigned long i = b;
+	unsigned int l;
+
+	oh->v[0][b] = m;
+	/* Up to the first ancestor already as large. */
+	for (l = 1; l < oh->nlevels; l++) {
+		i /= OH_FAN;
+		if (oh->v[l][i] >= m)
+			return;
+		oh->v[l][i] = m;
+	}
+}
+
+void modern_ohint_lower_slow(struct modern_ohint *oh, unsigned long b, uint16_t m)
+{
+	uint16_t old = oh->v[0][b];
+	unsigned long i = b;
+	unsigned int l;
+
+	oh->v[0][b] = m;
+	/* Up while the ancestor's maximum was this child's and still moves. */
+	for (l = 1; l < oh->nlevels && m != old; l++) {
+		i /= OH_FAN;
+		if (oh->v[l][i] > old)
+			return;
+		m = oh_node_max(oh, l, i);
+		oh->v[l][i] = m;
+	}
+}
+
+/* Bit k set when entry k of the node at @c is at least @nr (1..CAP). */
+static unsigned int oh_ge_mask(const uint16_t *c, unsigned long nr)
+{
+	unsigned int mask = 0;
+#if defined(__SSE2__)
+	/* Bounds and nr - 1 fit in 15 bits: the signed compare is exact. */
+	__m128i m = _mm_cmpgt_epi16(_mm_loadu_si128((const __m128i *)(const void *)c),
+				    _mm_set1_epi16((short)(nr - 1)));
+
+	mask = (unsigned int)_mm_movemask_epi8(_mm_packs_epi16(m, m)) & ((1U << OH_FAN) - 1);
+#else
+	for (unsigned int k = 0; k < OH_FAN; k++)
+		mask |= (unsigned int)(c[k] >= nr) << k;
+#endif
+	return mask;
+}
+
+unsigned long modern_ohint_next(const struct modern_ohint *oh, unsigned long b,
+				unsigned long nr)
+{
+	unsigned long i = b, g;
+	unsigned int l, m;
+
+	/* Up: the rest of each node's children, then the parent's right. */
+	for (l = 0; l < oh->nlevels; l++) {
+		if (i >= oh->count[l])
+			return MODERN_INDEX_NONE;
+		g = i & ~(OH_FAN - 1);
+		m = oh_ge_mask(&oh->v[l][g], nr) & (~0U << (i - g));
+		if (m) {
+			i = g + (unsigned long)__builtin_ctz(m);
+			/* Down: every node on the way has such a child. */
+			while (l-- > 0) {
+				i *= OH_FAN;
+				i += (unsigned long)__builtin_ctz(oh_ge_mask(&oh->v[l][i], nr));
+			}
+			return i;
+		}
+		i = g / OH_FAN + 1;
+	}
+	return MODERN_INDEX_NONE;
+}
+
+bool modern_ohint_verify(const struct modern_ohint *oh)
+{
+	unsigned int l;
+	unsigned long i;
+
+	for (l = 0; l < oh->nlevels; l++)
+		for (i = oh->count[l]; i < oh_padded(oh->count[l]); i++)
+			if (oh->v[l][i])
+				return false;
+	for (l = 1; l < oh->nlevels; l++)
+		for (i = 0; i < oh->count[l]; i++)
+			if (oh->v[l][i] != oh_node_max(oh, l, i))
+				return false;
+	return true;
+}
