@@ -114,6 +114,8 @@
  * @nlevels: levels of the max tree, blocks included; the last has one node
  * @nfull:   levels of the full map
  * @hints_fit: the order hints fit in the bookkeeping budget with the index
+ * @lazy:    @sc or @oh is built: one test on every update says whether
+ *           either needs telling
  * @sc:      runs by size class, built the first time best fit runs
  * @oh:      bounds for order-aligned requests, built the first time one
  *           is searched for (orderhint.c)
@@ -134,6 +136,7 @@ struct modern_index {
 	unsigned int nlevels;
 	unsigned short nfull;
 	bool hints_fit;
+	bool lazy;
 	struct modern_sizeclass *sc;
 	struct modern_ohint *oh;
 	uint32_t *max[MAX_LEVELS];
@@ -878,6 +881,7 @@ int modern_index_order_hints(struct modern_index *ix)
 	ix->oh = modern_ohint_create(ix->count[0]);
 	if (!ix->oh)
 		return -ENOMEM;
+	ix->lazy = true;
 	ohint_load(ix);
 	return 0;
 }
@@ -904,6 +908,7 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 	/* Rebuilt from the map by the next best fit. */
 	modern_sc_destroy(ix->sc);
 	ix->sc = NULL;
+	ix->lazy = ix->oh;
 	if (ix->oh)
 		ohint_load(ix);
 }
@@ -969,12 +974,8 @@ static void ohint_lower(struct modern_index *ix, unsigned long b)
 	modern_ohint_lower(ix->oh, b, ix->max[0][b]);
 }
 
-/*
- * The hints after bits up to @b were claimed (@claim) out of the free run
- * @r, or released, merging the run that started at @b into @r.  Out of
- * line, and called last, like the size classes' update: pools without
- * order-aligned requests pay one test an update.
- */
+/* The hints after bits up to @b were claimed (@claim) out of the free run
+ * @r, or released, merging the run that started at @b into @r. */
 static MODERN_NOINLINE void ohint_update(struct modern_index *ix, struct run r,
 					 unsigned long b, bool claim)
 {
@@ -986,6 +987,19 @@ static MODERN_NOINLINE void ohint_update(struct modern_index *ix, struct run r,
 		ohint_lower(ix, b >> BLOCK_SHIFT);
 		ohint_raise(ix, r.start >> BLOCK_SHIFT, r.start, r.end);
 	}
+}
+
+/* What is built on demand learns of the change too: the size classes, of
+ * the run @r that bits [@start, @start + @nr) were claimed out of (@claim)
+ * or merged into, and the order hints (out of line).  An update of a chunk
+ * without either pays one test. */
+static MODERN_ALWAYS_INLINE void lazy_update(struct modern_index *ix, struct run r,
+					unsigned long start, unsigned long nr, bool claim)
+{
+	if (ix->sc)
+		modern_sc_update(ix->sc, r.start, r.end, start, nr, claim);
+	if (ix->oh)
+		ohint_update(ix, r, start + nr, claim);
 }
 
 /* Bits [a, b) were released: the runs [s, a) and [b, e) merge through them;
@@ -1043,10 +1057,8 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 	} else {
 		r = released(ix, map, start, end);
 	}
-	if (ix->sc)
-		modern_sc_update(ix->sc, r.start, r.end, start, nr, claim);
-	if (ix->oh)
-		ohint_update(ix, r, end, claim);
+	if (ix->lazy)
+		lazy_update(ix, r, start, nr, claim);
 }
 
 void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
@@ -1056,10 +1068,8 @@ void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
 
 	full_update(ix, start, start + nr, start, run_end, false);
 	r = claimed(ix, map, start + nr, r);
-	if (ix->sc)
-		modern_sc_update(ix->sc, r.start, r.end, start, nr, true);
-	if (ix->oh)
-		ohint_update(ix, r, start + nr, true);
+	if (ix->lazy)
+		lazy_update(ix, r, start, nr, true);
 }
 
 static unsigned long block_find_aligned(const struct modern_index *ix,
@@ -1449,8 +1459,10 @@ unsigned long modern_index_best_fit(struct modern_index *ix, const unsigned long
 {
 	if (nr > ix->nbits || modern_index_longest(ix) < nr)
 		return MODERN_INDEX_NONE;
-	if (!ix->sc)
+	if (!ix->sc) {
 		ix->sc = modern_sc_create(map, ix->nbits);
+		ix->lazy = ix->sc || ix->oh;
+	}
 	if (!ix->sc)
 		return best_fit_walk(ix, map, nr, run_end);
 	return modern_sc_best_fit(ix->sc, ix, map, nr, run_end);
