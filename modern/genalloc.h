@@ -18,7 +18,12 @@
  *   Indexed (the default): every chunk keeps an index of its bitmap's free
  *   runs (modern/index.c) and, once best fit has run on it, size classes of its
  *   free runs (modern/sizeclass.c; without memory for them, best fit walks
- *   the runs instead, same answer, and tries again on the next call); the
+ *   the runs instead, same answer, and tries again on the next call).  A
+ *   chunk of 2^19 granules or more searched by order-aligned fit keeps
+ *   order hints too (modern/orderhint.c), built as it joins a pool whose
+ *   algorithm that is, when the algorithm is set, or else by its first
+ *   order-aligned search (without memory, that search runs without them,
+ *   same answer, and the next one tries again).  The
  *   pool keeps a directory of its chunks
  *   (modern/chunkdir.c).  Every built-in algorithm is answered in
  *   O(log n) instead of the kernel's scan from bit 0, and a request skips
@@ -63,7 +68,8 @@
  *   gen_pool_dma_alloc*() (not zalloc) take no lock and call no allocator,
  *   so they may be called from a signal handler, even one interrupting the
  *   same call on the same pool.  In indexed mode they take the pool's lock
- *   (and the first best fit on a chunk allocates its size classes): a
+ *   (and the first best fit on a chunk allocates its size classes, the
+ *   first order-aligned fit on a big chunk its order hints): a
  *   handler that interrupts one of them and allocates from the same pool
  *   deadlocks.  In both modes gen_pool_virt_to_phys(), gen_pool_has_addr(),
  *   gen_pool_avail() and gen_pool_size() are safe.  Reporting an error calls
@@ -82,6 +88,10 @@
  *                     bytes per remembered run (up to one per 2^18
  *                     granules per class): about 1/25 of the bitmap at
  *                     2^23 granules, 1/43 at 2^27, at least 11 KiB a chunk;
+ *     order hints     only on chunks of 2^19 granules or more searched by
+ *                     order-aligned fit: 2 bytes per 512 granules and 1/7
+ *                     of that for their tree, 1/28 of the bitmap, so that
+ *                     with the run index they stay within 1/8 of it;
  *     fixed           a 64-byte chunk header, a 288-byte index header,
  *                     and per chunk about 48 bytes of directory.
  *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 76 KiB index (+ 41 KiB
@@ -474,7 +484,9 @@ static inline struct gen_pool *of_gen_pool_get(struct device_node *np,
  * The new chunk is searched before every older one.  The managed memory is
  * never touched.  May run concurrently with every call except destroy.
  *
- * Return: 0; -ENOMEM when the bookkeeping cannot be allocated; -EINVAL after
+ * Return: 0; -ENOMEM when the bookkeeping cannot be allocated (with the
+ * order hints of a big chunk when the pool's algorithm is
+ * gen_pool_first_fit_order_align); -EINVAL after
  * a WARN for a NULL pool, @size 0 or @addr 0 (EINVAL), a range that wraps or
  * exceeds LONG_MAX bytes (ERANGE), or one that overlaps a chunk already in
  * the pool (EOVERLAP).
@@ -596,6 +608,9 @@ static inline unsigned long gen_pool_alloc(struct gen_pool *pool, size_t size)
  * @algo: the algorithm; NULL restores gen_pool_first_fit
  * @data: its data
  *
+ * Setting gen_pool_first_fit_order_align builds the order hints of the
+ * chunks of 2^19 granules or more now, so that allocations need no memory
+ * (without memory, a chunk's first order-aligned search tries again).
  * Must not overlap allocations from @pool.
  */
 static inline void gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo,

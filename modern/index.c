@@ -114,11 +114,12 @@
  * @nlevels: levels of the max tree, blocks included; the last has one node
  * @nfull:   levels of the full map
  * @hints_fit: the order hints fit in the bookkeeping budget with the index
- * @lazy:    @sc or @oh is built: one test on every update says whether
+ * @oh_on:   @oh is loaded, kept up to date and searched
+ * @lazy:    @sc is built or @oh_on: one test on every update says whether
  *           either needs telling
  * @sc:      runs by size class, built the first time best fit runs
- * @oh:      bounds for order-aligned requests, built the first time one
- *           is searched for (orderhint.c)
+ * @oh:      bounds for order-aligned requests (orderhint.c): memory
+ *           reserved up front or at the first need, used once @oh_on
  * @max:     @max[0][b] is the longest run starting in block b; @max[l][i]
  *           the maximum of its 8 children on level l - 1.  Each level
  *           is padded with zeros to a multiple of 8 entries.
@@ -134,8 +135,9 @@ struct modern_index {
 	unsigned long lastw;
 	unsigned long pad;
 	unsigned int nlevels;
-	unsigned short nfull;
+	unsigned char nfull;
 	bool hints_fit;
+	bool oh_on;
 	bool lazy;
 	struct modern_sizeclass *sc;
 	struct modern_ohint *oh;
@@ -814,7 +816,7 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 	ix->lastw = modern_bits_to_longs(nbits) - 1;
 	ix->pad = nbits % BPL ? ~0UL << (nbits % BPL) : 0;
 	ix->nlevels = plan(nbits, ix->count, &nfull, ix->fwords);
-	ix->nfull = (unsigned short)nfull;
+	ix->nfull = (unsigned char)nfull;
 	ix->hints_fit = modern_index_hints_fit(nbits);
 	/* Words first: they need the stricter alignment. */
 	p = (unsigned char *)(ix + 1);
@@ -874,21 +876,28 @@ bool modern_index_hints_fit(unsigned long nbits)
 	return nbits >= MODERN_INDEX_HINT_MIN_BITS && nbits <= MODERN_INDEX_MAX_BITS;
 }
 
+int modern_index_reserve_hints(struct modern_index *ix)
+{
+	if (!ix->oh)
+		ix->oh = modern_ohint_create(ix->count[0]);
+	return ix->oh ? 0 : -ENOMEM;
+}
+
 int modern_index_order_hints(struct modern_index *ix)
 {
-	if (ix->oh)
-		return 0;
-	ix->oh = modern_ohint_create(ix->count[0]);
-	if (!ix->oh)
+	if (modern_index_reserve_hints(ix))
 		return -ENOMEM;
-	ix->lazy = true;
-	ohint_load(ix);
+	if (!ix->oh_on) {
+		ohint_load(ix);
+		ix->oh_on = true;
+		ix->lazy = true;
+	}
 	return 0;
 }
 
 unsigned long modern_index_order_hint(const struct modern_index *ix, unsigned long b)
 {
-	return ix->oh ? modern_ohint_get(ix->oh, b) : MODERN_INDEX_NONE;
+	return ix->oh_on ? modern_ohint_get(ix->oh, b) : MODERN_INDEX_NONE;
 }
 
 void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
@@ -908,8 +917,8 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 	/* Rebuilt from the map by the next best fit. */
 	modern_sc_destroy(ix->sc);
 	ix->sc = NULL;
-	ix->lazy = ix->oh;
-	if (ix->oh)
+	ix->lazy = ix->oh_on;
+	if (ix->oh_on)
 		ohint_load(ix);
 }
 
@@ -998,7 +1007,7 @@ static MODERN_ALWAYS_INLINE void lazy_update(struct modern_index *ix, struct run
 {
 	if (ix->sc)
 		modern_sc_update(ix->sc, r.start, r.end, start, nr, claim);
-	if (ix->oh)
+	if (ix->oh_on)
 		ohint_update(ix, r, start + nr, claim);
 }
 
@@ -1112,7 +1121,7 @@ bool modern_index_verify(const struct modern_index *ix, const unsigned long *map
 		for (i = 0; i < ix->count[l]; i++)
 			if (ix->max[l][i] != node_max(ix, l, i))
 				return false;
-	if (ix->oh && !ohint_verify(ix, map))
+	if (ix->oh_on && !ohint_verify(ix, map))
 		return false;
 	return !ix->sc || modern_sc_verify(ix->sc, map);
 }
@@ -1411,24 +1420,25 @@ static unsigned long find_order_aligned(struct modern_index *ix, const unsigned 
 unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned long *map,
 					unsigned long nr, unsigned long mask, unsigned long off)
 {
-	unsigned long b, r;
+	bool hinted = order_aligned(nr, mask, off);
+	unsigned long b, r, wasted = 0;
 
-	if (order_aligned(nr, mask, off)) {
-		/* Without memory, the next search tries again. */
-		if (!ix->oh && ix->hints_fit)
-			(void)modern_index_order_hints(ix);
-		if (ix->oh)
-			return find_order_aligned(ix, map, nr, mask);
-	}
+	if (hinted && ix->oh_on)
+		return find_order_aligned(ix, map, nr, mask);
 	/* A window lies in a run of at least @nr bits, and such runs start
 	 * only in blocks of value >= @nr: the tree visits just those. */
 	for (b = leftmost_block_ge(ix, nr); b != MODERN_INDEX_NONE;
 	     b = next_block_ge(ix, b, nr)) {
 		r = block_find_grid(ix, map, b, nr, mask, off);
 		if (r != MODERN_INDEX_NONE)
-			return r;
+			break;
+		wasted++;
 	}
-	return MODERN_INDEX_NONE;
+	/* Holes too misaligned to use have piled up: the hints earn their
+	 * upkeep from now on (without memory, a later search tries again). */
+	if (hinted && wasted > MODERN_INDEX_HINT_AFTER && ix->hints_fit)
+		(void)modern_index_order_hints(ix);
+	return b == MODERN_INDEX_NONE ? MODERN_INDEX_NONE : r;
 }
 
 /* Best fit without the size classes (no memory for them): every run that
@@ -1461,7 +1471,7 @@ unsigned long modern_index_best_fit(struct modern_index *ix, const unsigned long
 		return MODERN_INDEX_NONE;
 	if (!ix->sc) {
 		ix->sc = modern_sc_create(map, ix->nbits);
-		ix->lazy = ix->sc || ix->oh;
+		ix->lazy = ix->sc || ix->oh_on;
 	}
 	if (!ix->sc)
 		return best_fit_walk(ix, map, nr, run_end);

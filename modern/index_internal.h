@@ -50,16 +50,30 @@ size_t modern_index_footprint(const struct modern_index *ix);
  * search visits few blocks anyway. */
 #define MODERN_INDEX_HINT_MIN_BITS (1UL << 19)
 
+/* An order-aligned search that meets more blocks than this without a window
+ * turns the order hints on: until then a pool's holes fit its requests
+ * well enough that the hints would cost more to keep than they save. */
+#define MODERN_INDEX_HINT_AFTER 8
+
 /**
- * modern_index_hints_fit() - does the first order-aligned search on a
- * bitmap of @nbits build the order hints (orderhint.c)?  From
+ * modern_index_hints_fit() - may order-aligned searches on a bitmap of
+ * @nbits turn the order hints (orderhint.c) on?  From
  * MODERN_INDEX_HINT_MIN_BITS bits on.
  */
 bool modern_index_hints_fit(unsigned long nbits);
 
 /**
- * modern_index_order_hints() - build the order hints now, if not built yet,
- * whatever the bitmap's size
+ * modern_index_reserve_hints() - allocate the order hints' memory now, so
+ * that turning them on later needs none; they stay off
+ *
+ * Return: 0, or -ENOMEM (the index is unchanged).
+ */
+int modern_index_reserve_hints(struct modern_index *ix);
+
+/**
+ * modern_index_order_hints() - turn the order hints on now, whatever the
+ * bitmap's size: load them from the blocks' longest runs and keep them up
+ * to date from here on
  *
  * Return: 0, or -ENOMEM (the index is unchanged).
  */
@@ -68,7 +82,7 @@ int modern_index_order_hints(struct modern_index *ix);
 /**
  * modern_index_order_hint() - block @b's order hint: no order-aligned
  * request above it fits in a run that starts in the block (at most
- * MODERN_OHINT_CAP, "unknown"); MODERN_INDEX_NONE without hints
+ * MODERN_OHINT_CAP, "unknown"); MODERN_INDEX_NONE while the hints are off
  */
 unsigned long modern_index_order_hint(const struct modern_index *ix, unsigned long b);
 
@@ -155,10 +169,11 @@ unsigned long modern_index_find_first(const struct modern_index *ix, const unsig
  *
  * Equal to modern_bitmap_find_next_zero_area_off(map, nbits, 0, nr, mask,
  * off) when that succeeds.  Order-aligned requests (@off 0, @mask + 1 the
- * power of two that @nr rounds up to) go through the order hints, built
- * by the first of them where modern_index_hints_fit() (without memory for
- * them, the search runs without); each block such a search finds wanting
- * lowers its hint.
+ * power of two that @nr rounds up to) go through the order hints once they
+ * are on; each block such a search finds wanting lowers its hint.  The
+ * first such search that meets more than MODERN_INDEX_HINT_AFTER blocks
+ * without a window turns them on where modern_index_hints_fit(), which
+ * allocates them unless reserved (without memory, they stay off).
  *
  * Return: the run's first bit, or MODERN_INDEX_NONE.
  */

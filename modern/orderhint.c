@@ -33,17 +33,25 @@
  *   away, which leaves a bound a bound.  A new or rebuilt set of bounds
  *   starts at the blocks' longest runs and tightens as searches fail.
  *
+ * WHEN
+ *   Only where they pay.  A pool whose holes suit its requests (one request
+ *   size, say) finds every window in the first block it visits, and would
+ *   only pay for the upkeep: 64 B requests at 64 MiB went from 133 to 179 ns
+ *   a pair.  So a chunk's hints stay off until an order-aligned search
+ *   passes more than MODERN_INDEX_HINT_AFTER blocks without a window, and
+ *   stay on from then.  Chunks under 2^19 granules never turn them on
+ *   (MODERN_INDEX_HINT_MIN_BITS): they would pass 1/8 of the bitmap with
+ *   the run index's header, and have few blocks to visit.
+ *
  * COST
  *   Two bytes a block of 512 granules and 1/7 of that for the nodes: 1/28
  *   of the bitmap, so that with the run index a chunk's bookkeeping stays
- *   within 1/8 of its bitmap (1/9.2 on big chunks).  Kept for chunks of
- *   2^19 granules and more (MODERN_INDEX_HINT_MIN_BITS): a smaller one
- *   would pass 1/8 with the two headers, and its searches visit few blocks.
- *   Built as a chunk joins a pool whose algorithm is order-aligned fit, or
- *   by a chunk's first order-aligned search.  A search pays one tree step
- *   per block it visits, as before, and one tree update per block that
- *   failed; an update of the index, one test, or two tree updates when the
- *   chunk has hints.
+ *   within 1/8 of its bitmap (1/9.2 on big chunks).  Allocated when they
+ *   turn on, or reserved earlier, as a chunk joins a pool whose algorithm
+ *   is order-aligned fit (so that its allocations need no memory).  Once
+ *   on, a search pays one tree walk per block it visits, as before, and one
+ *   tree update per block that failed; an update of the index, up to two
+ *   tree updates.
  */
 #include "orderhint_internal.h"
 
@@ -199,12 +207,31 @@ static unsigned int oh_ge_mask(const uint16_t *c, unsigned long nr)
 	return mask;
 }
 
+/* Node (@l, @i) is at least @nr: the leftmost block below it that is.
+ * Every node on the way has such a child. */
+static unsigned long oh_descend(const struct modern_ohint *oh, unsigned int l, unsigned long i,
+				unsigned long nr)
+{
+	while (l-- > 0) {
+		i *= OH_FAN;
+		i += (unsigned long)__builtin_ctz(oh_ge_mask(&oh->v[l][i], nr));
+	}
+	return i;
+}
+
 unsigned long modern_ohint_next(const struct modern_ohint *oh, unsigned long b,
 				unsigned long nr)
 {
 	unsigned long i = b, g;
 	unsigned int l, m;
 
+	/* From the first block: straight down from the root. */
+	if (b == 0) {
+		l = oh->nlevels - 1;
+		if (oh->v[l][0] < nr)
+			return MODERN_INDEX_NONE;
+		return oh_descend(oh, l, 0, nr);
+	}
 	/* Up: the rest of each node's children, then the parent's right. */
 	for (l = 0; l < oh->nlevels; l++) {
 		if (i >= oh->count[l])
@@ -212,13 +239,7 @@ unsigned long modern_ohint_next(const struct modern_ohint *oh, unsigned long b,
 		g = i & ~(OH_FAN - 1);
 		m = oh_ge_mask(&oh->v[l][g], nr) & (~0U << (i - g));
 		if (m) {
-			i = g + (unsigned long)__builtin_ctz(m);
-			/* Down: every node on the way has such a child. */
-			while (l-- > 0) {
-				i *= OH_FAN;
-				i += (unsigned long)__builtin_ctz(oh_ge_mask(&oh->v[l][i], nr));
-			}
-			return i;
+			return oh_descend(oh, l, g + (unsigned long)__builtin_ctz(m), nr);
 		}
 		i = g / OH_FAN + 1;
 	}

@@ -166,10 +166,10 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 		return -ENOMEM;
 	if (nbits && nbits <= MODERN_INDEX_MAX_BITS) {
 		chunk->index = modern_index_create(chunk->bits, nbits);
-		/* An order-aligned pool's chunk comes with its hints, so that
-		 * no allocation from it needs memory. */
+		/* An order-aligned pool's chunk comes with memory for its
+		 * hints, so that no allocation from it needs any. */
 		if (chunk->index && pool->algo == gen_pool_first_fit_order_align &&
-		    modern_index_hints_fit(nbits) && modern_index_order_hints(chunk->index)) {
+		    modern_index_hints_fit(nbits) && modern_index_reserve_hints(chunk->index)) {
 			modern_index_destroy(chunk->index);
 			chunk->index = NULL;
 		}
@@ -870,9 +870,9 @@ void modern_gen_pool_for_each_chunk(struct gen_pool *pool,
  * @algo: the algorithm, or NULL for gen_pool_first_fit
  * @data: its data
  *
- * Setting gen_pool_first_fit_order_align builds the chunks' order hints
- * (modern/orderhint.c) now, under the pool's lock, instead of at each
- * chunk's first order-aligned search.
+ * Setting gen_pool_first_fit_order_align reserves the memory of the
+ * chunks' order hints (modern/orderhint.c) now, under the pool's lock, so
+ * that turning them on later allocates nothing.
  */
 void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo, void *data)
 {
@@ -891,7 +891,7 @@ void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo, void *
 	for (slot = 0; slot < modern_dir_count(pool->dir); slot++) {
 		chunk = modern_dir_chunk(pool->dir, slot);
 		if (chunk->index && modern_index_hints_fit(chunk->nbits))
-			(void)modern_index_order_hints(chunk->index);
+			(void)modern_index_reserve_hints(chunk->index);
 	}
 	modern_lock_release(&pool->lock);
 }

@@ -349,6 +349,46 @@ START_TEST(order_hints_learn_and_are_raised)
 }
 END_TEST
 
+/*
+ * Order hints stay off while order-aligned searches find their windows
+ * after few useless blocks, and turn on at the first search that passes
+ * more than MODERN_INDEX_HINT_AFTER of them, on a bitmap big enough.
+ */
+START_TEST(order_hints_turn_on_when_searches_waste_blocks)
+{
+	const unsigned long nbits = MODERN_INDEX_HINT_MIN_BITS, k = MODERN_INDEX_HINT_AFTER;
+	unsigned long *map, b;
+	struct modern_index *ix = new_index(nbits, &map);
+
+	ck_assert(modern_index_hints_fit(nbits));
+	flip(ix, map, 0, nbits, true);
+	/* Blocks 0 .. k - 1: a run of 7 at an odd bit, no 5 on a multiple
+	 * of 8; block 4k: a free aligned 8. */
+	for (b = 0; b < k; b++)
+		flip(ix, map, b * 512 + 1, 7, false);
+	flip(ix, map, 4 * k * 512, 8, false);
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 5), 4 * k * 512);
+	EXPECT_EQ(modern_index_order_hint(ix, 0), MODERN_INDEX_NONE);
+	/* One more useless block: that search turns them on. */
+	flip(ix, map, k * 512 + 1, 7, false);
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 5), 4 * k * 512);
+	EXPECT_EQ(modern_index_order_hint(ix, 0), 7);
+	/* The next one teaches every useless block its bound. */
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 5), 4 * k * 512);
+	for (b = 0; b <= k; b++)
+		EXPECT_EQ(modern_index_order_hint(ix, b), 4);
+	/* A search of another kind never turns them on. */
+	modern_index_destroy(ix);
+	ix = modern_index_create(map, nbits);
+	ck_assert_ptr_nonnull(ix);
+	EXPECT_EQ(modern_index_find_aligned(ix, map, 5, 15, 0),
+		  linear_first(map, nbits, 0, 5, 15, 0));
+	EXPECT_EQ(modern_index_order_hint(ix, 0), MODERN_INDEX_NONE);
+	modern_index_destroy(ix);
+	free(map);
+}
+END_TEST
+
 /* The hint tree alone: random bounds raised and lowered, and the next
  * block at or after b with a bound of at least nr against a scan. */
 START_TEST(order_hint_tree_finds_the_next_block)
@@ -680,6 +720,7 @@ Suite *modern_index_suite(void)
 	tcase_add_loop_test(tc, first_fit_claims_with_known_run_stay_exact, 0, (int)NR_AWKWARD);
 	tcase_add_test(tc, single_bit_updates_stay_exact);
 	tcase_add_test(tc, order_hints_learn_and_are_raised);
+	tcase_add_test(tc, order_hints_turn_on_when_searches_waste_blocks);
 	tcase_add_loop_test(tc, order_hint_tree_finds_the_next_block, 0, 8);
 	tcase_add_test(tc, bookkeeping_within_an_eighth_of_the_bitmap);
 	tcase_add_loop_test(tc, indexed_pool_places_as_the_kernel, 0, 8);
