@@ -418,8 +418,9 @@ static void *bm_create(void *cpool, pthread_mutex_t *lock, int nr_chunks, int sh
 		free(bp);
 		return NULL;
 	}
-	/* Every chunk then joins the engine with its order hints: allocating
-	 * from known memory needs no memory. */
+	/* Every chunk then joins the engine with memory for its order hints
+	 * (a big chunk's, modern/orderhint.c): allocating from known memory
+	 * needs no memory. */
 	gen_pool_set_algo(bp->engine, gen_pool_first_fit_order_align, NULL);
 	for (int i = 0; i < nr_chunks; i++)
 		if (bm_grow(bp, "alloc_gen_pool") < 1)

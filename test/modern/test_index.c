@@ -161,7 +161,7 @@ START_TEST(queries_match_linear_search)
 	int maps;
 
 	/* Every other size with the order hints, which these sizes would
-	 * not build themselves (modern_index_hints_fit()). */
+	 * not turn on themselves (modern_index_hints_fit()). */
 	if (_i % 2)
 		ck_assert_int_eq(modern_index_order_hints(ix), 0);
 	/* All free, then random maps, rebuilt or updated in pieces. */
@@ -200,7 +200,7 @@ START_TEST(first_fit_claims_with_known_run_stay_exact)
 	int step;
 
 	random_map(ix, map, nbits, &rng);
-	/* The order hints, built up front, must follow the claims too. */
+	/* The order hints, turned on up front, must follow the claims too. */
 	ck_assert_int_eq(modern_index_order_hints(ix), 0);
 	for (step = 0; step < 400; step++) {
 		if (test_rng_below(&rng, 3)) {
@@ -308,7 +308,7 @@ START_TEST(order_hints_learn_and_are_raised)
 	unsigned long *map;
 	struct modern_index *ix = new_index(nbits, &map);
 
-	/* Too small to build them itself (modern_index_hints_fit()). */
+	/* Too small to turn them on itself (modern_index_hints_fit()). */
 	ck_assert(!modern_index_hints_fit(nbits));
 	ck_assert_int_eq(modern_index_order_hints(ix), 0);
 	flip(ix, map, 0, nbits, true);

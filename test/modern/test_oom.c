@@ -169,12 +169,27 @@ static long run_twins(struct gen_pool *ix, struct gen_pool *lin, struct twin *t,
 	return refused;
 }
 
+/* Frees what both twins hold, checks the indexed one and destroys both. */
+static void twins_destroy(struct gen_pool *ix, struct gen_pool *lin, struct twin *t)
+{
+	int k;
+
+	for (k = 0; k < 64; k++)
+		if (t->addr[k]) {
+			gen_pool_free(ix, t->addr[k], t->size[k]);
+			gen_pool_free(lin, t->addr[k], t->size[k]);
+		}
+	ck_assert_int_eq(gen_pool_check(ix), 0);
+	ck_assert_int_eq(errors_seen(), 0);
+	gen_pool_destroy(ix);
+	gen_pool_destroy(lin);
+}
+
 START_TEST(best_fit_without_size_classes_walks_the_runs)
 {
 	struct gen_pool *ix = gen_pool_create(3, -1), *lin = gen_pool_create(3, -1);
 	unsigned long long rng = 0xb357;
 	struct twin t = { { 0 }, { 0 } };
-	int k;
 
 	ck_assert_ptr_nonnull(ix);
 	ck_assert_ptr_nonnull(lin);
@@ -188,21 +203,14 @@ START_TEST(best_fit_without_size_classes_walks_the_runs)
 	 * walks; then they are built and kept up to date. */
 	ck_assert_int_gt(run_twins(ix, lin, &t, &rng, 3000, true, NULL), 0);
 	run_twins(ix, lin, &t, &rng, 3000, false, NULL);
-	for (k = 0; k < 64; k++)
-		if (t.addr[k]) {
-			gen_pool_free(ix, t.addr[k], t.size[k]);
-			gen_pool_free(lin, t.addr[k], t.size[k]);
-		}
-	ck_assert_int_eq(gen_pool_check(ix), 0);
-	ck_assert_int_eq(errors_seen(), 0);
-	gen_pool_destroy(ix);
-	gen_pool_destroy(lin);
+	twins_destroy(ix, lin, &t);
 }
 END_TEST
 
-/* Order-aligned requests on a pool of another default build the order
- * hints at a chunk's first such search: starved, each search tries, fails
- * and runs without them; then they are built and kept up to date. */
+/* Order-aligned requests on a pool of another default allocate the order
+ * hints when a search first passes too many useless blocks: starved, such
+ * a search tries, fails and leaves them off (later ones try again); then
+ * they turn on and are kept up to date. */
 START_TEST(order_aligned_fit_without_hints_searches_without)
 {
 	struct gen_pool *ix = gen_pool_create(3, -1), *lin = gen_pool_create(3, -1);
@@ -210,7 +218,6 @@ START_TEST(order_aligned_fit_without_hints_searches_without)
 	struct twin t = { { 0 }, { 0 } };
 	unsigned long a;
 	long failed;
-	int k;
 
 	ck_assert_ptr_nonnull(ix);
 	ck_assert_ptr_nonnull(lin);
@@ -222,28 +229,20 @@ START_TEST(order_aligned_fit_without_hints_searches_without)
 	ck_assert_int_gt(run_twins(ix, lin, &t, &rng, 3000, true,
 				   gen_pool_first_fit_order_align), 0);
 	run_twins(ix, lin, &t, &rng, 3000, false, gen_pool_first_fit_order_align);
-	/* Built now: a starved search allocates nothing. */
+	/* On by now: a starved search allocates nothing. */
 	OOM_RUN(0, failed, a = gen_pool_alloc_algo(ix, 200, gen_pool_first_fit_order_align, NULL));
 	ck_assert_int_eq(failed, 0);
 	EXPECT_EQ(a, gen_pool_alloc_algo(lin, 200, gen_pool_first_fit_order_align, NULL));
 	gen_pool_free(ix, a, 200);
 	gen_pool_free(lin, a, 200);
-	for (k = 0; k < 64; k++)
-		if (t.addr[k]) {
-			gen_pool_free(ix, t.addr[k], t.size[k]);
-			gen_pool_free(lin, t.addr[k], t.size[k]);
-		}
-	ck_assert_int_eq(gen_pool_check(ix), 0);
-	ck_assert_int_eq(errors_seen(), 0);
-	gen_pool_destroy(ix);
-	gen_pool_destroy(lin);
+	twins_destroy(ix, lin, &t);
 }
 END_TEST
 
 /*
- * A pool whose default is order-aligned fit builds the hints as a chunk
- * joins (which then fails cleanly without memory for them) and as the
- * algorithm is set; its allocations then need no memory.
+ * A pool whose default is order-aligned fit reserves the hints' memory as a
+ * chunk joins (which then fails cleanly without it) and as the algorithm is
+ * set; its allocations then need no memory, whenever the hints turn on.
  */
 START_TEST(order_aligned_pool_builds_its_hints_up_front)
 {
