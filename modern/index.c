@@ -1421,7 +1421,7 @@ unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned 
 					unsigned long nr, unsigned long mask, unsigned long off)
 {
 	bool hinted = order_aligned(nr, mask, off);
-	unsigned long b, r, wasted = 0;
+	unsigned long b, r = MODERN_INDEX_NONE, wasted = 0;
 
 	if (hinted && ix->oh_on)
 		return find_order_aligned(ix, map, nr, mask);
@@ -1438,7 +1438,7 @@ unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned 
 	 * upkeep from now on (without memory, a later search tries again). */
 	if (hinted && wasted > MODERN_INDEX_HINT_AFTER && ix->hints_fit)
 		(void)modern_index_order_hints(ix);
-	return b == MODERN_INDEX_NONE ? MODERN_INDEX_NONE : r;
+	return r;
 }
 
 /* Best fit without the size classes (no memory for them): every run that

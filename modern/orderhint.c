@@ -11,7 +11,8 @@
  *   a run of 7 at an odd bit has no room for 5 at a multiple of 8.  On a
  *   1 GiB pool half full of log-uniform requests, a search visited about a
  *   hundred such blocks before its answer; on 1 MiB, one.  The visits grow
- *   with the number of holes, and so did the time, 12 times over.
+ *   with the number of holes, and so did the time: 7.7 times from 1 MiB to
+ *   1 GiB, where first fit grows 1.5 times.
  *
  * WHAT IS KEPT
  *   For every block of the index, a bound: no order-aligned request larger
@@ -32,6 +33,10 @@
  *   comes down to its longest run.  Every other change only takes windows
  *   away, which leaves a bound a bound.  A new or rebuilt set of bounds
  *   starts at the blocks' longest runs and tightens as searches fail.
+ *   A bound covers only the runs that start in its block: a window in a
+ *   run from an earlier block is that block's answer, found when it is
+ *   visited (its bound covers the run), so skipping the later block loses
+ *   nothing.
  *
  * WHEN
  *   Only where they pay.  A pool whose holes suit its requests (one request
@@ -238,9 +243,8 @@ unsigned long modern_ohint_next(const struct modern_ohint *oh, unsigned long b,
 			return MODERN_INDEX_NONE;
 		g = i & ~(OH_FAN - 1);
 		m = oh_ge_mask(&oh->v[l][g], nr) & (~0U << (i - g));
-		if (m) {
+		if (m)
 			return oh_descend(oh, l, g + (unsigned long)__builtin_ctz(m), nr);
-		}
 		i = g / OH_FAN + 1;
 	}
 	return MODERN_INDEX_NONE;
