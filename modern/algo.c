@@ -198,8 +198,7 @@ bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
 		/* Best fit's answer starts a run too, whose end it knows. */
 		*bit = modern_index_best_fit(ix, chunk->bits, nr, run_end);
 	} else if (kind == MODERN_ALGO_ORDER_ALIGN) {
-		*bit = modern_index_find_aligned(ix, chunk->bits, nr,
-						 roundup_pow_of_two((unsigned int)nr) - 1, 0);
+		*bit = modern_index_find_order_aligned(ix, chunk->bits, nr);
 	} else if (kind == MODERN_ALGO_ALIGN) {
 		align_grid(data, pool, chunk->start_addr, &mask, &off);
 		*bit = modern_index_find_aligned(ix, chunk->bits, nr, mask, off);

@@ -19,13 +19,15 @@
  *   runs (modern/index.c) and, once best fit has run on it, size classes of its
  *   free runs (modern/sizeclass.c; without memory for them, best fit walks
  *   the runs instead, same answer, and tries again on the next call).  A
- *   chunk of 2^19 granules or more turns on order hints
- *   (modern/orderhint.c) once an order-aligned search on it has passed
- *   more than 8 blocks of free runs that held no aligned window; their
- *   memory is reserved as the chunk joins a pool whose algorithm is
- *   gen_pool_first_fit_order_align (or when it is set), else allocated
- *   then (without memory they stay off, same answers, and a later search
- *   tries again).  The pool keeps a directory of its chunks
+ *   chunk of 2^19 granules or more turns on aligned-fit hints
+ *   (modern/orderhint.c) once an aligned search on it has passed more than
+ *   8 blocks of free runs that held no window on its grid; they then serve
+ *   that search's kind: order-aligned fit, or first_fit_align at that
+ *   alignment.  Their memory is reserved as the chunk joins a pool whose
+ *   algorithm is gen_pool_first_fit_order_align or gen_pool_first_fit_align
+ *   (or when it is set), else allocated then (without memory they stay
+ *   off, same answers, and a later search tries again).  The pool keeps a
+ *   directory of its chunks
  *   (modern/chunkdir.c).  Every built-in algorithm is answered in
  *   O(log n) instead of the kernel's scan from bit 0, and a request skips
  *   the chunks that cannot hold it.  Allocation and free take the pool's
@@ -70,7 +72,7 @@
  *   so they may be called from a signal handler, even one interrupting the
  *   same call on the same pool.  In indexed mode they take the pool's lock
  *   (and the first best fit on a chunk allocates its size classes, an
- *   order-aligned fit on a big chunk may allocate its order hints): a
+ *   aligned fit on a big chunk may allocate its hints): a
  *   handler that interrupts one of them and allocates from the same pool
  *   deadlocks.  In both modes gen_pool_virt_to_phys(), gen_pool_has_addr(),
  *   gen_pool_avail() and gen_pool_size() are safe.  Reporting an error calls
@@ -89,15 +91,15 @@
  *                     bytes per remembered run (up to one per 2^18
  *                     granules per class): about 1/25 of the bitmap at
  *                     2^23 granules, 1/43 at 2^27, at least 11 KiB a chunk;
- *     order hints     only on chunks of 2^19 granules or more, once
- *                     order-aligned fit needs them (above): 2 bytes per
+ *     aligned hints   only on chunks of 2^19 granules or more, once
+ *                     aligned fit needs them (above): 2 bytes per
  *                     512 granules and 1/7 of that for their tree, 1/28
  *                     of the bitmap, so that with the run index they stay
  *                     within 1/8 of it;
  *     fixed           a 64-byte chunk header, a 288-byte index header,
  *                     and per chunk about 48 bytes of directory.
  *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 76 KiB index (+ 41 KiB
- *   with best fit, + 37 KiB of order hints).  Chunks of 2^32 granules or more have no index and are
+ *   with best fit, + 37 KiB of aligned-fit hints).  Chunks of 2^32 granules or more have no index and are
  *   searched linearly in both modes.  Each block starts on a 64-byte cache
  *   line, so that the index's 512-granule blocks of the bitmap are one line
  *   each.  Blocks of 256 KiB or more are mapped (mmap) rather than
@@ -487,8 +489,9 @@ static inline struct gen_pool *of_gen_pool_get(struct device_node *np,
  * never touched.  May run concurrently with every call except destroy.
  *
  * Return: 0; -ENOMEM when the bookkeeping cannot be allocated (with the
- * memory for the order hints of a chunk of 2^19 granules or more when the
- * pool's algorithm is gen_pool_first_fit_order_align); -EINVAL after
+ * memory for the aligned-fit hints of a chunk of 2^19 granules or more when
+ * the pool's algorithm is gen_pool_first_fit_order_align or
+ * gen_pool_first_fit_align); -EINVAL after
  * a WARN for a NULL pool, @size 0 or @addr 0 (EINVAL), a range that wraps or
  * exceeds LONG_MAX bytes (ERANGE), or one that overlaps a chunk already in
  * the pool (EOVERLAP).
@@ -610,9 +613,10 @@ static inline unsigned long gen_pool_alloc(struct gen_pool *pool, size_t size)
  * @algo: the algorithm; NULL restores gen_pool_first_fit
  * @data: its data
  *
- * Setting gen_pool_first_fit_order_align reserves the memory for the order
- * hints of the chunks of 2^19 granules or more now, so that allocations
- * need none (without memory, it is allocated when the hints turn on).
+ * Setting gen_pool_first_fit_order_align or gen_pool_first_fit_align
+ * reserves the memory for the aligned-fit hints of the chunks of 2^19
+ * granules or more now, so that allocations need none (without memory, it
+ * is allocated when the hints turn on).
  * Must not overlap allocations from @pool.
  */
 static inline void gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo,

@@ -35,9 +35,10 @@
  *   at its first aligned start: the lowest aligned window, which is what
  *   the kernel's loop of find, align and restart-after-the-used-bit finds;
  *   when the grid step is at most a word, a word's run starts on the grid
- *   give its answers at once.  Order-aligned requests walk the order hints
- *   (orderhint.c) instead of the values, so that blocks whose runs are long
- *   enough but hold no window on the grid are skipped once they are known.
+ *   give its answers at once.  Once a chunk's searches waste blocks, the
+ *   requests of one grid family walk the aligned-fit hints (orderhint.c)
+ *   instead of the values, so that blocks whose runs are long enough but
+ *   hold no window on the grid are skipped once they are known.
  *   Best fit asks the size classes
  *   (sizeclass.c), which use the full map to find where runs end.
  *
@@ -113,7 +114,8 @@
  * @pad:     the bits of the last word past the chunk, which read as used
  * @nlevels: levels of the max tree, blocks included; the last has one node
  * @nfull:   levels of the full map
- * @hints_fit: the order hints fit in the bookkeeping budget with the index
+ * @hints_fit: the aligned-fit hints fit in the bookkeeping budget with the
+ *           index
  * @oh_on:   @oh is loaded, kept up to date and searched
  * @lazy:    @sc is built or @oh_on: one test on every update says whether
  *           either needs telling
@@ -883,16 +885,23 @@ int modern_index_reserve_hints(struct modern_index *ix)
 	return ix->oh ? 0 : -ENOMEM;
 }
 
-int modern_index_order_hints(struct modern_index *ix)
+int modern_index_hints_on(struct modern_index *ix, unsigned long mask, unsigned long off)
 {
+	if (ix->oh_on)
+		return ix->oh->mask == mask && ix->oh->off == off ? 0 : -EBUSY;
 	if (modern_index_reserve_hints(ix))
 		return -ENOMEM;
-	if (!ix->oh_on) {
-		ohint_load(ix);
-		ix->oh_on = true;
-		ix->lazy = true;
-	}
+	ix->oh->mask = mask;
+	ix->oh->off = off;
+	ohint_load(ix);
+	ix->oh_on = true;
+	ix->lazy = true;
 	return 0;
+}
+
+int modern_index_order_hints(struct modern_index *ix)
+{
+	return modern_index_hints_on(ix, MODERN_INDEX_ORDER_GRID, 0);
 }
 
 unsigned long modern_index_order_hint(const struct modern_index *ix, unsigned long b)
@@ -967,14 +976,27 @@ static unsigned long order_fit(unsigned long s, unsigned long e)
 	return p < e && e - p > g ? e - p : g;
 }
 
-/* The free run [@s, @e) starting in block @b is new or grown: the
- * order-aligned requests it holds may fit there again (orderhint.c).  No
+/* The largest request on the fixed grid (p + @off) & @mask == 0 that fits
+ * in the free run [@s, @e): all of them start at its first grid point. */
+static unsigned long grid_fit(unsigned long s, unsigned long e, unsigned long mask,
+			      unsigned long off)
+{
+	unsigned long p = ((s + off + mask) & ~mask) - off;
+
+	return p < e ? e - p : 0;
+}
+
+/* The free run [@s, @e) starting in block @b is new or grown: the requests
+ * of the hints' grid that it holds may fit there again (orderhint.c).  No
  * request longer than the run fits in it: most raises stop at that test. */
 static void ohint_raise(struct modern_index *ix, unsigned long b, unsigned long s,
 			unsigned long e)
 {
-	if (modern_ohint_get(ix->oh, b) < modern_ohint_clamp(e - s))
-		modern_ohint_raise(ix->oh, b, order_fit(s, e));
+	struct modern_ohint *oh = ix->oh;
+
+	if (modern_ohint_get(oh, b) < modern_ohint_clamp(e - s))
+		modern_ohint_raise(oh, b, oh->mask == MODERN_INDEX_ORDER_GRID ?
+					  order_fit(s, e) : grid_fit(s, e, oh->mask, oh->off));
 }
 
 /* Block @b lost runs: no request above its longest run fits there. */
@@ -1000,7 +1022,7 @@ static MODERN_NOINLINE void ohint_update(struct modern_index *ix, struct run r,
 
 /* What is built on demand learns of the change too: the size classes, of
  * the run @r that bits [@start, @start + @nr) were claimed out of (@claim)
- * or merged into, and the order hints (out of line).  An update of a chunk
+ * or merged into, and the aligned-fit hints (out of line).  An update of a chunk
  * without either pays one test. */
 static MODERN_ALWAYS_INLINE void lazy_update(struct modern_index *ix, struct run r,
 					unsigned long start, unsigned long nr, bool claim)
@@ -1085,21 +1107,24 @@ static unsigned long block_find_aligned(const struct modern_index *ix,
 					const unsigned long *map, unsigned long b,
 					unsigned long nr, unsigned long mask, unsigned long off);
 
-/* Does every order hint bound its block?  By monotony it is enough that the
- * next request up fits in no run that starts there (the general search,
- * which tries exactly those runs, says so). */
+/* Does every hint bound its block?  By monotony it is enough that the next
+ * request up fits in no run that starts there (the general search, which
+ * tries exactly those runs, says so). */
 static bool ohint_verify(const struct modern_index *ix, const unsigned long *map)
 {
-	unsigned long b, nr, g;
+	const struct modern_ohint *oh = ix->oh;
+	unsigned long b, nr, mask;
 
-	if (!modern_ohint_verify(ix->oh))
+	if (!modern_ohint_verify(oh))
 		return false;
 	for (b = 0; b < ix->count[0]; b++) {
-		nr = modern_ohint_get(ix->oh, b) + 1;
+		nr = modern_ohint_get(oh, b) + 1;
 		if (nr > MODERN_OHINT_CAP)
 			continue;
-		g = nr == 1 ? 1 : 2 * floor_pow2(nr - 1);
-		if (block_find_aligned(ix, map, b, nr, g - 1, 0) != MODERN_INDEX_NONE)
+		mask = oh->mask;
+		if (mask == MODERN_INDEX_ORDER_GRID)
+			mask = nr == 1 ? 0 : 2 * floor_pow2(nr - 1) - 1;
+		if (block_find_aligned(ix, map, b, nr, mask, oh->off) != MODERN_INDEX_NONE)
 			return false;
 	}
 	return true;
@@ -1391,25 +1416,33 @@ static unsigned long block_find_grid(const struct modern_index *ix, const unsign
 		     : block_find_aligned(ix, map, b, nr, mask, off);
 }
 
-/* Is @nr, @mask, @off the request of gen_pool_first_fit_order_align(),
- * whose fit the order hints bound? */
-static bool order_aligned(unsigned long nr, unsigned long mask, unsigned long off)
+/*
+ * Do the hints, if on, bound the fits of @nr on the grid @mask, @off?  Of
+ * a fixed grid's family, the requests on that grid; of order-aligned fit's,
+ * those whose grid is their size rounded up to a power of two (@mask + 1 is
+ * a power of two), which a first_fit_align request can be too.
+ */
+static bool hints_serve(const struct modern_index *ix, unsigned long nr, unsigned long mask,
+			unsigned long off)
 {
-	/* @mask + 1 is a power of two: nr rounded up to one. */
-	return off == 0 && nr <= MODERN_OHINT_CAP && nr <= mask + 1 && (mask + 1) / 2 < nr;
+	if (!ix->oh_on || nr > MODERN_OHINT_CAP)
+		return false;
+	if (ix->oh->mask == MODERN_INDEX_ORDER_GRID)
+		return !(off & mask) && nr <= mask + 1 && (mask + 1) / 2 < nr;
+	return mask == ix->oh->mask && (off & mask) == ix->oh->off;
 }
 
-/* An order-aligned request through the hints: each block that fails to
- * hold it learns that nothing from @nr up fits there. */
-static unsigned long find_order_aligned(struct modern_index *ix, const unsigned long *map,
-					unsigned long nr, unsigned long mask)
+/* A request of the hints' family through the hints: each block that fails
+ * to hold it learns that nothing from @nr up fits there. */
+static unsigned long find_hinted(struct modern_index *ix, const unsigned long *map,
+				 unsigned long nr, unsigned long mask, unsigned long off)
 {
 	struct modern_ohint *oh = ix->oh;
 	unsigned long b, r;
 
 	for (b = modern_ohint_next(oh, 0, nr); b != MODERN_INDEX_NONE;
 	     b = modern_ohint_next(oh, b + 1, nr)) {
-		r = block_find_grid(ix, map, b, nr, mask, 0);
+		r = block_find_grid(ix, map, b, nr, mask, off);
 		if (r != MODERN_INDEX_NONE)
 			return r;
 		modern_ohint_lower(oh, b, nr - 1);
@@ -1417,14 +1450,20 @@ static unsigned long find_order_aligned(struct modern_index *ix, const unsigned 
 	return MODERN_INDEX_NONE;
 }
 
-unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned long *map,
-					unsigned long nr, unsigned long mask, unsigned long off)
+/*
+ * The search of modern_index_find_aligned() for @nr on the grid @mask,
+ * @off, whose family is @fmask, @foff: through the hints when they serve
+ * it, else through the run index, turning the hints on for the family if
+ * this search passes too many blocks without a window.
+ */
+static unsigned long find_on_grid(struct modern_index *ix, const unsigned long *map,
+				  unsigned long nr, unsigned long mask, unsigned long off,
+				  unsigned long fmask, unsigned long foff)
 {
-	bool hinted = order_aligned(nr, mask, off);
 	unsigned long b, r = MODERN_INDEX_NONE, wasted = 0;
 
-	if (hinted && ix->oh_on)
-		return find_order_aligned(ix, map, nr, mask);
+	if (hints_serve(ix, nr, mask, off))
+		return find_hinted(ix, map, nr, mask, off);
 	/* A window lies in a run of at least @nr bits, and such runs start
 	 * only in blocks of value >= @nr: the tree visits just those. */
 	for (b = leftmost_block_ge(ix, nr); b != MODERN_INDEX_NONE;
@@ -1436,9 +1475,24 @@ unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned 
 	}
 	/* Holes too misaligned to use have piled up: the hints earn their
 	 * upkeep from now on (without memory, a later search tries again). */
-	if (hinted && wasted > MODERN_INDEX_HINT_AFTER && ix->hints_fit)
-		(void)modern_index_order_hints(ix);
+	if (wasted > MODERN_INDEX_HINT_AFTER && !ix->oh_on && ix->hints_fit &&
+	    nr <= MODERN_OHINT_CAP)
+		(void)modern_index_hints_on(ix, fmask, foff);
 	return r;
+}
+
+unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned long *map,
+					unsigned long nr, unsigned long mask, unsigned long off)
+{
+	return find_on_grid(ix, map, nr, mask, off, mask, off & mask);
+}
+
+unsigned long modern_index_find_order_aligned(struct modern_index *ix, const unsigned long *map,
+					      unsigned long nr)
+{
+	unsigned long g = nr <= 1 ? 1 : 2 * floor_pow2(nr - 1);
+
+	return find_on_grid(ix, map, nr, g - 1, 0, MODERN_INDEX_ORDER_GRID, 0);
 }
 
 /* Best fit without the size classes (no memory for them): every run that

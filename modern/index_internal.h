@@ -50,38 +50,49 @@ size_t modern_index_footprint(const struct modern_index *ix);
  * search visits few blocks anyway. */
 #define MODERN_INDEX_HINT_MIN_BITS (1UL << 19)
 
-/* An order-aligned search that meets more blocks than this without a window
- * turns the order hints on: until then a pool's holes fit its requests
- * well enough that the hints would cost more to keep than they save. */
+/* An aligned search that meets more blocks than this without a window
+ * turns the hints on: until then a pool's holes fit its requests well
+ * enough that the hints would cost more to keep than they save. */
 #define MODERN_INDEX_HINT_AFTER 8
 
 /**
- * modern_index_hints_fit() - may order-aligned searches on a bitmap of
- * @nbits turn the order hints (orderhint.c) on?  From
+ * modern_index_hints_fit() - may aligned searches on a bitmap of @nbits
+ * turn the aligned-fit hints (orderhint.c) on?  From
  * MODERN_INDEX_HINT_MIN_BITS bits on.
  */
 bool modern_index_hints_fit(unsigned long nbits);
 
 /**
- * modern_index_reserve_hints() - allocate the order hints' memory now, so
+ * modern_index_reserve_hints() - allocate the hints' memory now, so
  * that turning them on later needs none; they stay off
  *
  * Return: 0, or -ENOMEM (the index is unchanged).
  */
 int modern_index_reserve_hints(struct modern_index *ix);
 
+/* The grid family of gen_pool_first_fit_order_align(): each request on
+ * the power of two its size rounds up to. */
+#define MODERN_INDEX_ORDER_GRID (~0UL)
+
 /**
- * modern_index_order_hints() - turn the order hints on now, whatever the
- * bitmap's size: load them from the blocks' longest runs and keep them up
- * to date from here on
+ * modern_index_hints_on() - turn the hints on now for the requests of one
+ * grid family, whatever the bitmap's size: load them from the blocks'
+ * longest runs and keep them up to date from here on
+ * @ix:   the index
+ * @mask: the fixed grid (p + @off) & @mask == 0, or MODERN_INDEX_ORDER_GRID
+ * @off:  the fixed grid's offset, below @mask + 1 (0 for the order grid)
  *
- * Return: 0, or -ENOMEM (the index is unchanged).
+ * Return: 0; -EBUSY if they are on for another family (they serve one);
+ * -ENOMEM (the index is unchanged).
  */
+int modern_index_hints_on(struct modern_index *ix, unsigned long mask, unsigned long off);
+
+/** modern_index_order_hints() - modern_index_hints_on() for order-aligned fit */
 int modern_index_order_hints(struct modern_index *ix);
 
 /**
- * modern_index_order_hint() - block @b's order hint: no order-aligned
- * request above it fits in a run that starts in the block (at most
+ * modern_index_order_hint() - block @b's hint: no request of the hints'
+ * family above it fits in a run that starts in the block (at most
  * MODERN_OHINT_CAP, "unknown"); MODERN_INDEX_NONE while the hints are off
  */
 unsigned long modern_index_order_hint(const struct modern_index *ix, unsigned long b);
@@ -168,17 +179,26 @@ unsigned long modern_index_find_first(const struct modern_index *ix, const unsig
  * (p + @off) & @mask == 0 (@mask + 1 a power of two)
  *
  * Equal to modern_bitmap_find_next_zero_area_off(map, nbits, 0, nr, mask,
- * off) when that succeeds.  Order-aligned requests (@off 0, @mask + 1 the
- * power of two that @nr rounds up to) go through the order hints once they
- * are on; each block such a search finds wanting lowers its hint.  The
- * first such search that meets more than MODERN_INDEX_HINT_AFTER blocks
- * without a window turns them on where modern_index_hints_fit(), which
- * allocates them unless reserved (without memory, they stay off).
+ * off) when that succeeds.  When the hints (orderhint.c) are on for this
+ * grid, the search goes through them, and each block it finds wanting
+ * lowers its hint.  While they are off, the first search that meets more
+ * than MODERN_INDEX_HINT_AFTER blocks without a window turns them on for
+ * its grid where modern_index_hints_fit(), which allocates them unless
+ * reserved (without memory, they stay off).
  *
  * Return: the run's first bit, or MODERN_INDEX_NONE.
  */
 unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned long *map,
 					unsigned long nr, unsigned long mask, unsigned long off);
+
+/**
+ * modern_index_find_order_aligned() - gen_pool_first_fit_order_align()'s
+ * answer: modern_index_find_aligned() on the grid of @nr rounded up to a
+ * power of two, @off 0, whose hints serve every request size at once
+ * (MODERN_INDEX_ORDER_GRID)
+ */
+unsigned long modern_index_find_order_aligned(struct modern_index *ix, const unsigned long *map,
+					      unsigned long nr);
 
 /**
  * modern_index_next_used() - the first used bit at or after @lo, or the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * modern/orderhint.c - how large an order-aligned request can still fit in
- * each block, for gen_pool_first_fit_order_align().
+ * modern/orderhint.c - how large an aligned request can still fit in each
+ * block, for gen_pool_first_fit_order_align() and gen_pool_first_fit_align().
  *
  * WHY
  *   An order-aligned request of nr granules wants the lowest window of nr
@@ -12,11 +12,20 @@
  *   1 GiB pool half full of log-uniform requests, a search visited about a
  *   hundred such blocks before its answer; on 1 MiB, one.  The visits grow
  *   with the number of holes, and so did the time: 7.7 times from 1 MiB to
- *   1 GiB, where first fit grows 1.5 times.
+ *   1 GiB, where first fit grows 1.5 times.  first_fit_align at a fixed
+ *   alignment has the same trouble, worse for coarse grids: aligned to a
+ *   page, a pair took 329 us on 1 GiB, more than the kernel's linear scan.
+ *
+ * FAMILIES
+ *   The hints of a chunk bound one family of requests, the one whose
+ *   search turned them on: order-aligned fit's, where each request's grid
+ *   is its size rounded up to a power of two, or one fixed grid
+ *   (p + off) & mask == 0 of first_fit_align.  Requests of other grids
+ *   search without them.  Below, "request" means one of the family.
  *
  * WHAT IS KEPT
- *   For every block of the index, a bound: no order-aligned request larger
- *   than it fits in a run that starts in the block.  Above the blocks, a
+ *   For every block of the index, a bound: no request larger than it fits
+ *   in a run that starts in the block.  Above the blocks, a
  *   tree of maxima, 8 to a node, like the run index's.  Bounds are 16-bit
  *   and stop at MODERN_OHINT_CAP; requests above it are not hinted.
  *
@@ -28,9 +37,9 @@
  *   smaller skips the block through the tree.  Only a run that starts or
  *   grows can make a request fit where it did not: a release grows the run
  *   at its start, a claim starts one where it ends.  For those two runs
- *   the index computes exactly what they hold (order_fit() in index.c, in
- *   O(1)) and raises their blocks' bounds to it; a block that loses runs
- *   comes down to its longest run.  Every other change only takes windows
+ *   the index computes exactly what they hold (order_fit() or grid_fit() in
+ *   index.c, in O(1)) and raises their blocks' bounds to it; a block that
+ *   loses runs comes down to its longest run.  Every other change only takes windows
  *   away, which leaves a bound a bound.  A new or rebuilt set of bounds
  *   starts at the blocks' longest runs and tightens as searches fail.
  *   A bound covers only the runs that start in its block: a window in a
@@ -42,9 +51,9 @@
  *   Only where they pay.  A pool whose holes suit its requests (one request
  *   size, say) finds every window in the first block it visits, and would
  *   only pay for the upkeep: 64 B requests at 64 MiB went from 133 to 179 ns
- *   a pair.  So a chunk's hints stay off until an order-aligned search
- *   passes more than MODERN_INDEX_HINT_AFTER blocks without a window, and
- *   stay on from then.  Chunks under 2^19 granules never turn them on
+ *   a pair.  So a chunk's hints stay off until an aligned search passes
+ *   more than MODERN_INDEX_HINT_AFTER blocks without a window, and stay on,
+ *   for that search's family, from then.  Chunks under 2^19 granules never turn them on
  *   (MODERN_INDEX_HINT_MIN_BITS): they would pass 1/8 of the bitmap with
  *   the run index's header, and have few blocks to visit.
  *
@@ -53,7 +62,7 @@
  *   of the bitmap, so that with the run index a chunk's bookkeeping stays
  *   within 1/8 of its bitmap (1/9.2 on big chunks).  Allocated when they
  *   turn on, or reserved earlier, as a chunk joins a pool whose algorithm
- *   is order-aligned fit (so that its allocations need no memory).  Once
+ *   is one of the two (so that its allocations need no memory).  Once
  *   on, a search pays one tree walk per block it visits, as before, and one
  *   tree update per block that failed; an update of the index, up to two
  *   tree updates.

@@ -17,6 +17,10 @@
 
 /**
  * struct modern_ohint - bounds over the blocks of one index
+ * @mask:    the grid family bounded (the index sets it): a fixed grid
+ *           (p + @off) & @mask == 0, or MODERN_INDEX_ORDER_GRID for
+ *           order-aligned fit, where each request has its own grid
+ * @off:     the fixed grid's offset, below @mask + 1
  * @nlevels: levels, the blocks included; the last has one node
  * @count:   entries per level
  * @v:       @v[0][b] is block b's bound; @v[l][i] the maximum of its 8
@@ -27,6 +31,8 @@
  * block's bound inline: most leave it as it is.
  */
 struct modern_ohint {
+	unsigned long mask;
+	unsigned long off;
 	unsigned int nlevels;
 	uint32_t count[MODERN_OHINT_LEVELS];
 	uint16_t *v[MODERN_OHINT_LEVELS];

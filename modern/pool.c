@@ -149,6 +149,12 @@ static int publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk)
 	return rc;
 }
 
+/* Does @algo search through aligned-fit hints (modern/orderhint.c)? */
+static bool aligned_algo(genpool_algo_t algo)
+{
+	return algo == gen_pool_first_fit_order_align || algo == gen_pool_first_fit_align;
+}
+
 static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys,
 		     size_t size, void *owner, const char *func)
 {
@@ -168,7 +174,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 		chunk->index = modern_index_create(chunk->bits, nbits);
 		/* An order-aligned pool's chunk comes with memory for its
 		 * hints, so that no allocation from it needs any. */
-		if (chunk->index && pool->algo == gen_pool_first_fit_order_align &&
+		if (chunk->index && aligned_algo(pool->algo) &&
 		    modern_index_hints_fit(nbits) && modern_index_reserve_hints(chunk->index)) {
 			modern_index_destroy(chunk->index);
 			chunk->index = NULL;
@@ -870,9 +876,10 @@ void modern_gen_pool_for_each_chunk(struct gen_pool *pool,
  * @algo: the algorithm, or NULL for gen_pool_first_fit
  * @data: its data
  *
- * Setting gen_pool_first_fit_order_align reserves the memory of the
- * chunks' order hints (modern/orderhint.c) now, under the pool's lock, so
- * that turning them on later allocates nothing.
+ * Setting gen_pool_first_fit_order_align or gen_pool_first_fit_align
+ * reserves the memory of the chunks' aligned-fit hints (modern/orderhint.c)
+ * now, under the pool's lock, so that turning them on later allocates
+ * nothing.
  */
 void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo, void *data)
 {
@@ -883,7 +890,7 @@ void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo, void *
 		return;
 	pool->algo = algo ? algo : gen_pool_first_fit;
 	pool->data = data;
-	if (pool->algo != gen_pool_first_fit_order_align)
+	if (!aligned_algo(pool->algo))
 		return;
 	/* Hints for the chunks already in; without memory, the first search
 	 * of a chunk tries again. */

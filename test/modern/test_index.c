@@ -11,6 +11,7 @@
  * address every time while gen_pool_check() (which verifies the index)
  * passes after every step.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,8 @@ static void compare_queries(struct modern_index *ix, unsigned long *map,
 		for (mask = 1; mask < nr; mask <<= 1)
 			;
 		EXPECT_EQ(modern_index_find_aligned(ix, map, nr, mask - 1, 0),
+			  linear_first(map, nbits, 0, nr, mask - 1, 0));
+		EXPECT_EQ(modern_index_find_order_aligned(ix, map, nr),
 			  linear_first(map, nbits, 0, nr, mask - 1, 0));
 		end = MODERN_INDEX_NONE;
 		first = modern_index_best_fit(ix, map, nr, &end);
@@ -279,7 +282,7 @@ static unsigned long order_fit_checked(struct modern_index *ix, const unsigned l
 
 	for (g = 1; g < nr; g <<= 1)
 		;
-	r = modern_index_find_aligned(ix, map, nr, g - 1, 0);
+	r = modern_index_find_order_aligned(ix, map, nr);
 	EXPECT_EQ(r, linear_first(map, nbits, 0, nr, g - 1, 0));
 	ck_assert(modern_index_verify(ix, map));
 	return r;
@@ -350,9 +353,10 @@ START_TEST(order_hints_learn_and_are_raised)
 END_TEST
 
 /*
- * Order hints stay off while order-aligned searches find their windows
- * after few useless blocks, and turn on at the first search that passes
- * more than MODERN_INDEX_HINT_AFTER of them, on a bitmap big enough.
+ * Hints stay off while aligned searches find their windows after few
+ * useless blocks, and turn on, for the searching grid family, at the first
+ * search that passes more than MODERN_INDEX_HINT_AFTER of them, on a bitmap
+ * big enough.
  */
 START_TEST(order_hints_turn_on_when_searches_waste_blocks)
 {
@@ -377,13 +381,32 @@ START_TEST(order_hints_turn_on_when_searches_waste_blocks)
 	EXPECT_EQ(order_fit_checked(ix, map, nbits, 5), 4 * k * 512);
 	for (b = 0; b <= k; b++)
 		EXPECT_EQ(modern_index_order_hint(ix, b), 4);
-	/* A search of another kind never turns them on. */
+	/* They serve one grid family: a fixed grid (5 on multiples of 16,
+	 * first_fit_align's kind) searches without them, and does not take
+	 * them over. */
+	EXPECT_EQ(modern_index_find_aligned(ix, map, 5, 15, 0),
+		  linear_first(map, nbits, 0, 5, 15, 0));
+	EXPECT_EQ(modern_index_order_hint(ix, 0), 4);
+	ck_assert_int_eq(modern_index_hints_on(ix, 15, 0), -EBUSY);
+	/* On a fresh index, the fixed grid wastes as many blocks and turns
+	 * them on for itself; order-aligned searches then go without. */
 	modern_index_destroy(ix);
 	ix = modern_index_create(map, nbits);
 	ck_assert_ptr_nonnull(ix);
 	EXPECT_EQ(modern_index_find_aligned(ix, map, 5, 15, 0),
 		  linear_first(map, nbits, 0, 5, 15, 0));
-	EXPECT_EQ(modern_index_order_hint(ix, 0), MODERN_INDEX_NONE);
+	EXPECT_EQ(modern_index_order_hint(ix, 0), 7);
+	EXPECT_EQ(modern_index_find_aligned(ix, map, 5, 15, 0),
+		  linear_first(map, nbits, 0, 5, 15, 0));
+	EXPECT_EQ(modern_index_order_hint(ix, 0), 4);
+	ck_assert(modern_index_verify(ix, map));
+	EXPECT_EQ(order_fit_checked(ix, map, nbits, 3), 4);
+	ck_assert_int_eq(modern_index_order_hints(ix), -EBUSY);
+	ck_assert_int_eq(modern_index_hints_on(ix, 15, 0), 0);
+	/* A release that grows block 0's run to [1, 40) raises its bound to
+	 * what the grid can use: 40 - 16. */
+	flip(ix, map, 8, 32, false);
+	EXPECT_EQ(modern_index_order_hint(ix, 0), 24);
 	modern_index_destroy(ix);
 	free(map);
 }
@@ -589,6 +612,47 @@ START_TEST(order_aligned_pool_with_hints_places_as_the_kernel)
 }
 END_TEST
 
+/* The same with gen_pool_first_fit_align at one alignment, the fixed grid
+ * family of the hints (a page: 512 granules at order 3, 256 at order 4). */
+START_TEST(aligned_pool_with_hints_places_as_the_kernel)
+{
+	unsigned long long rng = 0xa11 + (unsigned long long)_i;
+	const unsigned long g = MODERN_INDEX_HINT_MIN_BITS + 77;
+	int order = 3 + (int)_i, steps = long_run() ? 30000 : 5000, s, k;
+	struct genpool_data_align al = { .align = 4096 };
+	struct twin t;
+	unsigned long a, b;
+	size_t size;
+
+	twin_init(&t, order);
+	gen_pool_set_algo(t.ix, gen_pool_first_fit_align, &al);
+	gen_pool_set_algo(t.lin, gen_pool_first_fit_align, &al);
+	twin_add(&t, 0x100000, g << order);
+	for (s = 0; s < steps; s++) {
+		if (t.nlive && (t.nlive == 512 || test_rng_below(&rng, 5) < 2)) {
+			k = (int)test_rng_below(&rng, (unsigned long long)t.nlive);
+			gen_pool_free(t.ix, t.live_addr[k], t.live_size[k]);
+			gen_pool_free(t.lin, t.live_addr[k], t.live_size[k]);
+			t.live_addr[k] = t.live_addr[--t.nlive];
+			t.live_size[k] = t.live_size[t.nlive];
+		} else {
+			size = 1 + test_rng_below(&rng, 1UL << test_rng_below(&rng, 17));
+			a = gen_pool_alloc(t.ix, size);
+			b = gen_pool_alloc(t.lin, size);
+			if (a != b)
+				ck_abort_msg("size %zu: indexed 0x%lx, linear 0x%lx", size, a, b);
+			if (a) {
+				t.live_addr[t.nlive] = a;
+				t.live_size[t.nlive++] = size;
+			}
+		}
+		if (s % 50 == 0)
+			ck_assert_int_eq(gen_pool_check(t.ix), 0);
+	}
+	twin_drain(&t);
+}
+END_TEST
+
 /* Many small chunks, added in shuffled address order: the answer may be in
  * any of them, and frees must find theirs. */
 START_TEST(many_chunks_place_as_the_kernel)
@@ -725,6 +789,7 @@ Suite *modern_index_suite(void)
 	tcase_add_test(tc, bookkeeping_within_an_eighth_of_the_bitmap);
 	tcase_add_loop_test(tc, indexed_pool_places_as_the_kernel, 0, 8);
 	tcase_add_loop_test(tc, order_aligned_pool_with_hints_places_as_the_kernel, 0, 2);
+	tcase_add_loop_test(tc, aligned_pool_with_hints_places_as_the_kernel, 0, 2);
 	tcase_add_test(tc, many_chunks_place_as_the_kernel);
 	tcase_add_test(tc, best_fit_across_a_big_chunk);
 	tcase_add_test(tc, switching_modes_rebuilds_the_index);

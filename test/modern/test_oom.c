@@ -240,39 +240,71 @@ START_TEST(order_aligned_fit_without_hints_searches_without)
 END_TEST
 
 /*
- * A pool whose default is order-aligned fit reserves the hints' memory as a
- * chunk joins (which then fails cleanly without it) and as the algorithm is
- * set; its allocations then need no memory, whenever the hints turn on.
+ * The first 10 blocks of the chunk at @base (16-byte granules, 8 KiB a
+ * block) full but for granules 1-3 of each: holes of 3 that hold no
+ * 48-byte block on a 64-byte grid, so a search for one wastes 10 blocks
+ * and turns the hints on.
  */
-START_TEST(order_aligned_pool_builds_its_hints_up_front)
+static void fragment_front(struct gen_pool *pool, unsigned long base)
 {
-	/* 2^19 granules a chunk: big enough for hints (modern_index_hints_fit()). */
-	const size_t size = (size_t)1 << 23;
-	struct gen_pool *pool = gen_pool_create(4, -1), *late = gen_pool_create(4, -1);
+	unsigned long b, g;
+
+	for (b = 0; b < 10; b++)
+		for (g = 0; g < 512; g++)
+			EXPECT_EQ(gen_pool_alloc_algo(pool, 16, gen_pool_first_fit, NULL),
+				  base + (b * 512 + g) * 16);
+	for (b = 0; b < 10; b++)
+		for (g = 1; g < 4; g++)
+			gen_pool_free(pool, base + (b * 512 + g) * 16, 16);
+}
+
+/* A 48-byte allocation from @pool, fragmented at @base, that must turn the
+ * hints on without asking for memory, and land past the 10 blocks. */
+static void hints_on_without_memory(struct gen_pool *pool, unsigned long base)
+{
 	unsigned long a;
 	long failed;
 
-	ck_assert_ptr_nonnull(pool);
-	ck_assert_ptr_nonnull(late);
-	gen_pool_set_algo(pool, gen_pool_first_fit_order_align, NULL);
-	add_under_oom(pool, 3, size, 0x1000);
+	fragment_front(pool, base);
 	OOM_RUN(0, failed, a = gen_pool_alloc(pool, 48));
 	ck_assert_int_eq(failed, 0);
-	EXPECT_EQ(a, BASE + 2 * (size + 0x1000));
+	EXPECT_EQ(a, base + 10 * 8192);
 	gen_pool_free(pool, a, 48);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	/* Every 16-byte block fragment_front() kept. */
+	for (a = base; a < base + 10 * 8192; a += 16)
+		if ((a - base) / 16 % 512 == 0 || (a - base) / 16 % 512 > 3)
+			gen_pool_free(pool, a, 16);
+}
+
+/*
+ * A pool whose default is order-aligned fit (_i 0) or first fit aligned to
+ * 64 bytes (_i 1) reserves the hints' memory as a chunk joins (which then
+ * fails cleanly without it) and as the algorithm is set: when a search
+ * turns them on, it needs no memory.  (Both algorithms place the 48-byte
+ * blocks here alike.)
+ */
+START_TEST(order_aligned_pool_builds_its_hints_up_front)
+{
+	static struct genpool_data_align align64 = { .align = 64 };
+	genpool_algo_t algo = _i ? gen_pool_first_fit_align : gen_pool_first_fit_order_align;
+	void *data = _i ? &align64 : NULL;
+	/* 2^19 granules a chunk: big enough for hints (modern_index_hints_fit()). */
+	const size_t size = (size_t)1 << 23;
+	struct gen_pool *pool = gen_pool_create(4, -1), *late = gen_pool_create(4, -1);
+	unsigned long newest = BASE + 2 * (size + 0x1000);
+
+	ck_assert_ptr_nonnull(pool);
+	ck_assert_ptr_nonnull(late);
+	gen_pool_set_algo(pool, algo, data);
+	add_under_oom(pool, 3, size, 0x1000);
+	hints_on_without_memory(pool, newest);
 	take_every_chunk(pool, 3, size, 0x1000);
 
-	/* Set after the chunks are in: built then, under the pool's lock. */
+	/* Set after the chunk is in: reserved then, under the pool's lock. */
 	ck_assert_int_eq(gen_pool_add(late, BASE, size, -1), 0);
-	gen_pool_set_algo(late, gen_pool_first_fit_order_align, NULL);
-	OOM_RUN(0, failed, a = gen_pool_alloc(late, 48));
-	ck_assert_int_eq(failed, 0);
-	EXPECT_EQ(a, BASE);
-	/* 48 bytes took granules 0-2; 48 more go to the next multiple of 4. */
-	OOM_RUN(0, failed, a = gen_pool_alloc(late, 48));
-	ck_assert_int_eq(failed, 0);
-	EXPECT_EQ(a, BASE + 64);
-	ck_assert_int_eq(gen_pool_check(late), 0);
+	gen_pool_set_algo(late, algo, data);
+	hints_on_without_memory(late, BASE);
 	gen_pool_destroy(pool);
 	gen_pool_destroy(late);
 }
@@ -340,7 +372,7 @@ Suite *modern_oom_suite(void)
 	tcase_add_test(tc, add_of_mapped_bookkeeping_fails_cleanly);
 	tcase_add_test(tc, best_fit_without_size_classes_walks_the_runs);
 	tcase_add_test(tc, order_aligned_fit_without_hints_searches_without);
-	tcase_add_test(tc, order_aligned_pool_builds_its_hints_up_front);
+	tcase_add_loop_test(tc, order_aligned_pool_builds_its_hints_up_front, 0, 2);
 	tcase_add_test(tc, devm_pool_fails_cleanly_at_every_allocation);
 	tcase_add_test(tc, devm_kzalloc_without_memory_records_nothing);
 	suite_add_tcase(s, tc);
