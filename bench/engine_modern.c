@@ -16,6 +16,9 @@
 
 #include "modern/genalloc.h"
 
+/* Page alignment, as gen_pool_dma_alloc_align() callers ask for it. */
+static struct genpool_data_align page_align = { .align = 4096 };
+
 static genpool_algo_t algo_of(int which)
 {
 	switch (which) {
@@ -23,6 +26,8 @@ static genpool_algo_t algo_of(int which)
 		return gen_pool_best_fit;
 	case 2:
 		return gen_pool_first_fit_order_align;
+	case 3:
+		return gen_pool_first_fit_align;
 	default:
 		return gen_pool_first_fit;
 	}
@@ -66,7 +71,7 @@ static struct bench_pool *modern_create(const struct bench_engine *e,
 	gp = gen_pool_create(e->arg2, -1);
 	if (!gp)
 		goto fail_chunks;
-	gen_pool_set_algo(gp, algo_of(e->arg & 3), NULL);
+	gen_pool_set_algo(gp, algo_of(e->arg & 3), (e->arg & 3) == 3 ? &page_align : NULL);
 	/* Bit 2: the kernel's own path, lock-free with a linear search. */
 	gen_pool_set_lockless(gp, e->arg & 4);
 	p->impl = gp;
@@ -174,3 +179,14 @@ const struct bench_engine bench_engines_modern_lockless[] = {
 };
 const size_t bench_nr_engines_modern_lockless =
 	sizeof(bench_engines_modern_lockless) / sizeof(bench_engines_modern_lockless[0]);
+
+/*
+ * First fit aligned to a page, indexed and on the kernel's path: for
+ * genalloc-speed only (genalloc-compare's footprints would add nothing).
+ */
+const struct bench_engine bench_engines_modern_page[] = {
+	MODERN("ffa8", 3, 3, "modern bitmap, gen_pool_first_fit_align to 4096 bytes, 8-byte granule"),
+	MODERN("kffa8", 7, 3, "modern, kernel lock-free path (linear search), first_fit_align to 4096 bytes"),
+};
+const size_t bench_nr_engines_modern_page =
+	sizeof(bench_engines_modern_page) / sizeof(bench_engines_modern_page[0]);

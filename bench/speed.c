@@ -633,13 +633,16 @@ static int parse_list(const char *arg, size_t *out, size_t *nr, int sizes)
 	return 0;
 }
 
-/* The library's engines, then the lock-free kernel path and TLSF. */
+/* The library's engines, then the lock-free kernel path, first fit aligned
+ * to a page, and TLSF. */
 static size_t speed_engine_list(const struct bench_engine **out, size_t max)
 {
 	size_t n = bench_engine_list(out, max), i;
 
 	for (i = 0; i < bench_nr_engines_modern_lockless && n < max; i++)
 		out[n++] = &bench_engines_modern_lockless[i];
+	for (i = 0; i < bench_nr_engines_modern_page && n < max; i++)
+		out[n++] = &bench_engines_modern_page[i];
 	for (i = 0; i < bench_nr_engines_tlsf && n < max; i++)
 		out[n++] = &bench_engines_tlsf[i];
 	return n;
