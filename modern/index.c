@@ -1405,15 +1405,50 @@ static unsigned long block_find_aligned_small(const struct modern_index *ix,
 	return MODERN_INDEX_NONE;
 }
 
-/* The window in a run that starts in block @b, of either kind. */
+/* Is there a window of @nr free bits at @q? */
+static bool window_at(const struct modern_index *ix, const unsigned long *map, unsigned long q,
+		      unsigned long nr)
+{
+	return q < ix->nbits && !bit_used(map, q) && next_used(ix, map, q) - q >= nr;
+}
+
+/*
+ * block_find_aligned() when the grid step is a block or more (a page at
+ * 8-byte granules): a run that starts in the block can hold a window only
+ * at the block's one grid point, if it has one, or at the first grid point
+ * past it.  Those two are tried, whichever run they lie in: a window of a
+ * run from another block is no lower than the search would find anyway
+ * (every grid point before it was tried), and none at either means none
+ * for this block's runs, as the hints need.  Walking every run of every
+ * block cost a 1 MiB pool's page-aligned requests 3.1 us a pair, twice the
+ * kernel's linear scan.
+ */
+static unsigned long block_find_coarse(const struct modern_index *ix, const unsigned long *map,
+				       unsigned long b, unsigned long nr, unsigned long mask,
+				       unsigned long off)
+{
+	unsigned long first = b << BLOCK_SHIFT, q;
+
+	q = ((first + off + mask) & ~mask) - off;
+	if (q < first + BLOCK_BITS) {
+		if (window_at(ix, map, q, nr))
+			return q;
+		q += mask + 1;
+	}
+	return window_at(ix, map, q, nr) ? q : MODERN_INDEX_NONE;
+}
+
+/* The window in a run that starts in block @b, of any kind. */
 static unsigned long block_find_grid(const struct modern_index *ix, const unsigned long *map,
 				     unsigned long b, unsigned long nr, unsigned long mask,
 				     unsigned long off)
 {
 	bool small = mask < BPL && !(off & mask) && nr <= mask + 1;
 
-	return small ? block_find_aligned_small(ix, map, b, nr, mask)
-		     : block_find_aligned(ix, map, b, nr, mask, off);
+	if (small)
+		return block_find_aligned_small(ix, map, b, nr, mask);
+	return mask + 1 >= BLOCK_BITS ? block_find_coarse(ix, map, b, nr, mask, off)
+				      : block_find_aligned(ix, map, b, nr, mask, off);
 }
 
 /*

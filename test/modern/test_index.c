@@ -136,7 +136,8 @@ static void compare_queries(struct modern_index *ix, unsigned long *map,
 		first = modern_index_find_first(ix, map, nr, &end);
 		EXPECT_EQ(first, linear_first(map, nbits, 0, nr, 0, 0));
 		check_run_end(map, nbits, first, nr, end);
-		mask = (1UL << test_rng_below(rng, 8)) - 1;
+		/* Grids from a bit to 8 blocks: word-sized, mid-sized and coarse. */
+		mask = (1UL << test_rng_below(rng, 13)) - 1;
 		off = test_rng_below(rng, mask + 1);
 		EXPECT_EQ(modern_index_find_aligned(ix, map, nr, mask, off),
 			  linear_first(map, nbits, 0, nr, mask, off));
