@@ -999,23 +999,57 @@ static void ohint_raise(struct modern_index *ix, unsigned long b, unsigned long 
 					  order_fit(s, e) : grid_fit(s, e, oh->mask, oh->off));
 }
 
-/* Block @b lost runs: no request above its longest run fits there. */
-static void ohint_lower(struct modern_index *ix, unsigned long b)
+/*
+ * What the runs that start in block @b hold on a fixed grid of a block or
+ * more: the run through the block's grid point from there, and the last
+ * run from the first grid point past the block (block_find_coarse()).
+ * For such grids a block's longest run says little, and failed visits cost
+ * page-aligned requests a third of their time on 1 GiB.
+ */
+static unsigned long coarse_block_fit(const struct modern_index *ix, const unsigned long *map,
+				      unsigned long b, unsigned long mask, unsigned long off)
 {
-	modern_ohint_lower(ix->oh, b, ix->max[0][b]);
+	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS, q, e, best = 0;
+
+	q = ((first + off + mask) & ~mask) - off;
+	if (q < end) {
+		if (q < ix->nbits && !bit_used(map, q) && run_start(ix, map, q) >= first)
+			best = next_used(ix, map, q) - q;
+		q += mask + 1;
+	}
+	if (end <= ix->nbits && !bit_used(map, end - 1) && run_start(ix, map, end - 1) >= first) {
+		e = next_used(ix, map, end);
+		if (e > q && e - q > best)
+			best = e - q;
+	}
+	return best;
+}
+
+/* Block @b lost runs: its bound comes down to its longest run, or on a
+ * coarse fixed grid to exactly what its runs hold. */
+static void ohint_lower(struct modern_index *ix, const unsigned long *map, unsigned long b)
+{
+	const struct modern_ohint *oh = ix->oh;
+	unsigned long v = ix->max[0][b];
+
+	if (v && oh->mask != MODERN_INDEX_ORDER_GRID && oh->mask + 1 >= BLOCK_BITS)
+		v = coarse_block_fit(ix, map, b, oh->mask, oh->off);
+	modern_ohint_lower(ix->oh, b, v);
 }
 
 /* The hints after bits up to @b were claimed (@claim) out of the free run
  * @r, or released, merging the run that started at @b into @r. */
-static MODERN_NOINLINE void ohint_update(struct modern_index *ix, struct run r,
-					 unsigned long b, bool claim)
+static MODERN_NOINLINE void ohint_update(struct modern_index *ix, const unsigned long *map,
+					 struct run r, unsigned long b, bool claim)
 {
 	if (claim) {
-		ohint_lower(ix, r.start >> BLOCK_SHIFT);
+		ohint_lower(ix, map, r.start >> BLOCK_SHIFT);
 		if (r.end > b)
 			ohint_raise(ix, b >> BLOCK_SHIFT, b, r.end);
 	} else {
-		ohint_lower(ix, b >> BLOCK_SHIFT);
+		/* A run started at b only if one follows the release. */
+		if (r.end > b)
+			ohint_lower(ix, map, b >> BLOCK_SHIFT);
 		ohint_raise(ix, r.start >> BLOCK_SHIFT, r.start, r.end);
 	}
 }
@@ -1024,13 +1058,14 @@ static MODERN_NOINLINE void ohint_update(struct modern_index *ix, struct run r,
  * the run @r that bits [@start, @start + @nr) were claimed out of (@claim)
  * or merged into, and the aligned-fit hints (out of line).  An update of a chunk
  * without either pays one test. */
-static MODERN_ALWAYS_INLINE void lazy_update(struct modern_index *ix, struct run r,
-					unsigned long start, unsigned long nr, bool claim)
+static MODERN_ALWAYS_INLINE void lazy_update(struct modern_index *ix, const unsigned long *map,
+					struct run r, unsigned long start, unsigned long nr,
+					bool claim)
 {
 	if (ix->sc)
 		modern_sc_update(ix->sc, r.start, r.end, start, nr, claim);
 	if (ix->oh_on)
-		ohint_update(ix, r, start + nr, claim);
+		ohint_update(ix, map, r, start + nr, claim);
 }
 
 /* Bits [a, b) were released: the runs [s, a) and [b, e) merge through them;
@@ -1089,7 +1124,7 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 		r = released(ix, map, start, end);
 	}
 	if (ix->lazy)
-		lazy_update(ix, r, start, nr, claim);
+		lazy_update(ix, map, r, start, nr, claim);
 }
 
 void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
@@ -1100,7 +1135,7 @@ void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
 	full_update(ix, start, start + nr, start, run_end, false);
 	r = claimed(ix, map, start + nr, r);
 	if (ix->lazy)
-		lazy_update(ix, r, start, nr, true);
+		lazy_update(ix, map, r, start, nr, true);
 }
 
 static unsigned long block_find_aligned(const struct modern_index *ix,
