@@ -513,24 +513,48 @@ static void twin_init(struct twin *t, int order)
 	gen_pool_set_lockless(t->lin, true);
 }
 
+/* Two steps in five (and whenever 512 blocks are live) free a random live
+ * block in both pools: true if this step did. */
+static bool twin_free_some(struct twin *t, unsigned long long *rng)
+{
+	int k;
+
+	if (!t->nlive || (t->nlive < 512 && test_rng_below(rng, 5) >= 2))
+		return false;
+	k = (int)test_rng_below(rng, (unsigned long long)t->nlive);
+	gen_pool_free(t->ix, t->live_addr[k], t->live_size[k]);
+	gen_pool_free(t->lin, t->live_addr[k], t->live_size[k]);
+	t->nlive--;
+	t->live_addr[k] = t->live_addr[t->nlive];
+	t->live_size[k] = t->live_size[t->nlive];
+	return true;
+}
+
+/* The same allocation from both pools, which must give the same address. */
+static void twin_alloc(struct twin *t, size_t size, genpool_algo_t algo, void *data)
+{
+	unsigned long a = gen_pool_alloc_algo(t->ix, size, algo, data);
+	unsigned long b = gen_pool_alloc_algo(t->lin, size, algo, data);
+
+	if (a != b)
+		ck_abort_msg("size %zu: indexed 0x%lx, linear 0x%lx", size, a, b);
+	if (a) {
+		t->live_addr[t->nlive] = a;
+		t->live_size[t->nlive] = size;
+		t->nlive++;
+	}
+}
+
 static void twin_step(struct twin *t, unsigned long long *rng, size_t max_size)
 {
 	struct genpool_data_align al;
 	struct genpool_data_fixed fx;
-	unsigned long a, b;
 	void *data = NULL;
 	size_t size;
 	int k;
 
-	if (t->nlive && (t->nlive == 512 || test_rng_below(rng, 5) < 2)) {
-		k = (int)test_rng_below(rng, (unsigned long long)t->nlive);
-		gen_pool_free(t->ix, t->live_addr[k], t->live_size[k]);
-		gen_pool_free(t->lin, t->live_addr[k], t->live_size[k]);
-		t->nlive--;
-		t->live_addr[k] = t->live_addr[t->nlive];
-		t->live_size[k] = t->live_size[t->nlive];
+	if (twin_free_some(t, rng))
 		return;
-	}
 	size = 1 + test_rng_below(rng, test_rng_below(rng, 4) ? 200 : max_size);
 	k = (int)test_rng_below(rng, NALGOS);
 	if (k == ALIGN) {
@@ -540,15 +564,7 @@ static void twin_step(struct twin *t, unsigned long long *rng, size_t max_size)
 		fx.offset = test_rng_below(rng, max_size) << t->ix->min_alloc_order;
 		data = &fx;
 	}
-	a = gen_pool_alloc_algo(t->ix, size, algos[k], data);
-	b = gen_pool_alloc_algo(t->lin, size, algos[k], data);
-	if (a != b)
-		ck_abort_msg("algo %d size %zu: indexed 0x%lx, linear 0x%lx", k, size, a, b);
-	if (a) {
-		t->live_addr[t->nlive] = a;
-		t->live_size[t->nlive] = size;
-		t->nlive++;
-	}
+	twin_alloc(t, size, algos[k], data);
 }
 
 static void twin_drain(struct twin *t)
@@ -589,7 +605,7 @@ START_TEST(indexed_pool_places_as_the_kernel)
 }
 END_TEST
 
-/* A pool of order-aligned fit with chunks big enough to keep order hints,
+/* A pool of order-aligned fit with chunks big enough to keep hints,
  * one added before the algorithm is set and one after; every algorithm
  * still runs on them, and the checker verifies the hints. */
 START_TEST(order_aligned_pool_with_hints_places_as_the_kernel)
@@ -619,34 +635,18 @@ START_TEST(aligned_pool_with_hints_places_as_the_kernel)
 {
 	unsigned long long rng = 0xa11 + (unsigned long long)_i;
 	const unsigned long g = MODERN_INDEX_HINT_MIN_BITS + 77;
-	int order = 3 + (int)_i, steps = long_run() ? 30000 : 5000, s, k;
+	int order = 3 + (int)_i, steps = long_run() ? 30000 : 5000, s;
 	struct genpool_data_align al = { .align = 4096 };
 	struct twin t;
-	unsigned long a, b;
-	size_t size;
 
 	twin_init(&t, order);
 	gen_pool_set_algo(t.ix, gen_pool_first_fit_align, &al);
 	gen_pool_set_algo(t.lin, gen_pool_first_fit_align, &al);
 	twin_add(&t, 0x100000, g << order);
 	for (s = 0; s < steps; s++) {
-		if (t.nlive && (t.nlive == 512 || test_rng_below(&rng, 5) < 2)) {
-			k = (int)test_rng_below(&rng, (unsigned long long)t.nlive);
-			gen_pool_free(t.ix, t.live_addr[k], t.live_size[k]);
-			gen_pool_free(t.lin, t.live_addr[k], t.live_size[k]);
-			t.live_addr[k] = t.live_addr[--t.nlive];
-			t.live_size[k] = t.live_size[t.nlive];
-		} else {
-			size = 1 + test_rng_below(&rng, 1UL << test_rng_below(&rng, 17));
-			a = gen_pool_alloc(t.ix, size);
-			b = gen_pool_alloc(t.lin, size);
-			if (a != b)
-				ck_abort_msg("size %zu: indexed 0x%lx, linear 0x%lx", size, a, b);
-			if (a) {
-				t.live_addr[t.nlive] = a;
-				t.live_size[t.nlive++] = size;
-			}
-		}
+		if (!twin_free_some(&t, &rng))
+			twin_alloc(&t, 1 + test_rng_below(&rng, 1UL << test_rng_below(&rng, 17)),
+				   gen_pool_first_fit_align, &al);
 		if (s % 50 == 0)
 			ck_assert_int_eq(gen_pool_check(t.ix), 0);
 	}
