@@ -114,13 +114,12 @@
  * @pad:     the bits of the last word past the chunk, which read as used
  * @nlevels: levels of the max tree, blocks included; the last has one node
  * @nfull:   levels of the full map
- * @hints_fit: the aligned-fit hints fit in the bookkeeping budget with the
- *           index
  * @oh_on:   @oh is loaded, kept up to date and searched
  * @lazy:    @sc is built or @oh_on: one test on every update says whether
  *           either needs telling
  * @sc:      runs by size class, built the first time best fit runs
- * @oh:      bounds for order-aligned requests (orderhint.c): memory
+ * @oh:      bounds for the aligned requests of one grid family
+ *           (orderhint.c): memory
  *           reserved up front or at the first need, used once @oh_on
  * @max:     @max[0][b] is the longest run starting in block b; @max[l][i]
  *           the maximum of its 8 children on level l - 1.  Each level
@@ -138,7 +137,6 @@ struct modern_index {
 	unsigned long pad;
 	unsigned int nlevels;
 	unsigned char nfull;
-	bool hints_fit;
 	bool oh_on;
 	bool lazy;
 	struct modern_sizeclass *sc;
@@ -819,7 +817,6 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 	ix->pad = nbits % BPL ? ~0UL << (nbits % BPL) : 0;
 	ix->nlevels = plan(nbits, ix->count, &nfull, ix->fwords);
 	ix->nfull = (unsigned char)nfull;
-	ix->hints_fit = modern_index_hints_fit(nbits);
 	/* Words first: they need the stricter alignment. */
 	p = (unsigned char *)(ix + 1);
 	for (l = 0; l < ix->nfull; l++) {
@@ -951,6 +948,19 @@ static unsigned long floor_pow2(unsigned long x)
 	return 1UL << (BPL - 1 - (unsigned int)__builtin_clzl(x));
 }
 
+/* The grid of gen_pool_first_fit_order_align() for @nr bits: @nr rounded
+ * up to a power of two, as a mask. */
+static unsigned long order_mask(unsigned long nr)
+{
+	return nr <= 1 ? 0 : 2 * floor_pow2(nr - 1) - 1;
+}
+
+/* The first bit at or after @x on the grid (p + @off) & @mask == 0. */
+static unsigned long grid_up(unsigned long x, unsigned long mask, unsigned long off)
+{
+	return ((x + off + mask) & ~mask) - off;
+}
+
 /*
  * The largest order-aligned request that fits in the free run [@s, @e), in
  * O(1).  Let g be the largest aligned power-of-two block inside the run:
@@ -972,7 +982,7 @@ static unsigned long order_fit(unsigned long s, unsigned long e)
 	g = floor_pow2(q - s) > floor_pow2(e - q) ? floor_pow2(q - s) : floor_pow2(e - q);
 	if (q - s == 1UL << h && e - q == 1UL << h)
 		g *= 2;
-	p = (s + 2 * g - 1) & ~(2 * g - 1);
+	p = grid_up(s, 2 * g - 1, 0);
 	return p < e && e - p > g ? e - p : g;
 }
 
@@ -981,7 +991,7 @@ static unsigned long order_fit(unsigned long s, unsigned long e)
 static unsigned long grid_fit(unsigned long s, unsigned long e, unsigned long mask,
 			      unsigned long off)
 {
-	unsigned long p = ((s + off + mask) & ~mask) - off;
+	unsigned long p = grid_up(s, mask, off);
 
 	return p < e ? e - p : 0;
 }
@@ -1011,7 +1021,7 @@ static unsigned long coarse_block_fit(const struct modern_index *ix, const unsig
 {
 	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS, q, e, best = 0;
 
-	q = ((first + off + mask) & ~mask) - off;
+	q = grid_up(first, mask, off);
 	if (q < end) {
 		if (q < ix->nbits && !bit_used(map, q) && run_start(ix, map, q) >= first)
 			best = next_used(ix, map, q) - q;
@@ -1156,9 +1166,7 @@ static bool ohint_verify(const struct modern_index *ix, const unsigned long *map
 		nr = modern_ohint_get(oh, b) + 1;
 		if (nr > MODERN_OHINT_CAP)
 			continue;
-		mask = oh->mask;
-		if (mask == MODERN_INDEX_ORDER_GRID)
-			mask = nr == 1 ? 0 : 2 * floor_pow2(nr - 1) - 1;
+		mask = oh->mask == MODERN_INDEX_ORDER_GRID ? order_mask(nr) : oh->mask;
 		if (block_find_aligned(ix, map, b, nr, mask, oh->off) != MODERN_INDEX_NONE)
 			return false;
 	}
@@ -1403,7 +1411,7 @@ static unsigned long block_find_aligned(const struct modern_index *ix,
 		if (e >= end)
 			e = next_used(ix, map, end);
 		if (e - p >= nr) {
-			a = ((p + off + mask) & ~mask) - off;
+			a = grid_up(p, mask, off);
 			if (a >= p && a <= e - nr)
 				return a;
 		}
@@ -1464,7 +1472,7 @@ static unsigned long block_find_coarse(const struct modern_index *ix, const unsi
 {
 	unsigned long first = b << BLOCK_SHIFT, q;
 
-	q = ((first + off + mask) & ~mask) - off;
+	q = grid_up(first, mask, off);
 	if (q < first + BLOCK_BITS) {
 		if (window_at(ix, map, q, nr))
 			return q;
@@ -1545,8 +1553,8 @@ static unsigned long find_on_grid(struct modern_index *ix, const unsigned long *
 	}
 	/* Holes too misaligned to use have piled up: the hints earn their
 	 * upkeep from now on (without memory, a later search tries again). */
-	if (wasted > MODERN_INDEX_HINT_AFTER && !ix->oh_on && ix->hints_fit &&
-	    nr <= MODERN_OHINT_CAP)
+	if (wasted > MODERN_INDEX_HINT_AFTER && !ix->oh_on && nr <= MODERN_OHINT_CAP &&
+	    modern_index_hints_fit(ix->nbits))
 		(void)modern_index_hints_on(ix, fmask, foff);
 	return r;
 }
@@ -1560,9 +1568,7 @@ unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned 
 unsigned long modern_index_find_order_aligned(struct modern_index *ix, const unsigned long *map,
 					      unsigned long nr)
 {
-	unsigned long g = nr <= 1 ? 1 : 2 * floor_pow2(nr - 1);
-
-	return find_on_grid(ix, map, nr, g - 1, 0, MODERN_INDEX_ORDER_GRID, 0);
+	return find_on_grid(ix, map, nr, order_mask(nr), 0, MODERN_INDEX_ORDER_GRID, 0);
 }
 
 /* Best fit without the size classes (no memory for them): every run that
