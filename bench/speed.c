@@ -4,7 +4,8 @@
  * the pool's size, its occupancy and the number of threads.
  *
  * Each engine gets a fixed pool, is filled to 50% and then to 90% of it
- * with random blocks, and at each level runs alloc+free pairs (free a
+ * with random blocks, and at each level, after untimed pairs that bring
+ * the pool to its steady state (warm_up()), runs alloc+free pairs (free a
  * random live block, allocate a new random one) with 1 and then 2 threads
  * on the same pool.  Request sizes scale with the pool (log-uniform in
  * [pool/2^17, pool/2^11]), so every pool holds about the same number of
@@ -61,6 +62,7 @@ struct figure {
 	double fill;		/* seconds it took to fill to this level */
 	size_t chunks_used;	/* chunks holding a live block after the fill */
 	size_t chunk_lo;	/* the lowest of them (chunk 0 has the lowest address) */
+	size_t warm;		/* untimed pairs run after the fill, before the runs */
 };
 
 struct settings {
@@ -77,6 +79,8 @@ struct settings {
 	size_t pairs;		/* per run, unless the budget ends it first */
 	double budget;		/* seconds per run at most */
 	double linear_budget;	/* seconds per linear-search point */
+	size_t warm;		/* untimed pairs per live block before the runs */
+	double warm_budget;	/* seconds those pairs may take at most */
 	uint64_t seed;
 	size_t size_lo, size_hi;	/* fixed request sizes; 0: scale with the pool */
 	int full;
@@ -288,6 +292,27 @@ static size_t chunks_used(const struct bench_pool *p, const struct block *set, s
 	return used;
 }
 
+/*
+ * A fill leaves the live blocks packed in allocation order; the pairs then
+ * fragment the pool until their frees and allocations balance.  The issue's
+ * figures are for that steady state, so before the timed runs every engine
+ * runs @s->warm untimed pairs per live block (a turnover of the whole live
+ * set each), or as many as @s->warm_budget allows: a 1G pool half full of
+ * log-uniform 16 B..64 KiB blocks holds 43K of them, which 5 x 20000 timed
+ * pairs alone turn over 2.3 times, so without it that column timed the
+ * pool on its way there.  The linear engines hit the budget first and stay nearer the fill,
+ * which flatters them: their searches are shorter in a less fragmented pool.
+ * Returns the pairs run.
+ */
+static size_t warm_up(const struct settings *s, struct bench_pool *p, struct block *set,
+		      size_t nr, size_t lo, size_t hi)
+{
+	if (!s->warm || !nr)
+		return 0;
+	return measure(p, set, nr, 1, s->warm * nr, 1, s->warm_budget, lo, hi,
+		       s->seed + 0x9e37).pairs;
+}
+
 /* Engine @ei of @s, or the harness at @ei == @s->ne. */
 static void run_engine(const struct settings *s, size_t pi, size_t ei)
 {
@@ -302,7 +327,7 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 	const struct bench_engine *e = ei < s->ne ? s->e[ei] : &bench_engine_noop;
 	struct bench_pool *p = e->create(e, &cfg);
 	struct block *set = NULL;
-	size_t nr = 0, cap = 0, granted = 0, oi, ti, i, held = pool;
+	size_t nr = 0, cap = 0, granted = 0, oi, ti, i, held = pool, warmed;
 	size_t lo = request_lo(s, pool), hi = request_hi(s, pool);
 	uint64_t rng = s->seed;
 
@@ -328,6 +353,7 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 		if (e->measured)
 			e->measured(p, 1);
 		used = chunks_used(p, set, nr, &lo_chunk);
+		warmed = warm_up(s, p, set, nr, lo, hi);
 		for (ti = 0; ti < s->nr_threads; ti++) {
 			struct figure *f = result(s, pi, oi, ti, ei);
 
@@ -336,6 +362,7 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 			f->fill = spent;
 			f->chunks_used = used;
 			f->chunk_lo = lo_chunk;
+			f->warm = warmed;
 		}
 	}
 	for (i = 0; i < nr; i++)
@@ -372,8 +399,9 @@ static void print_rerun(const struct settings *s, const char *label, size_t pool
 	size_t ei;
 
 	printf("  %s: %s --pools %s --occupancy %zu --threads %zu --runs %zu --pairs %zu "
-	       "--budget %g --seed %llu", label, s->argv0, hsize(a, sizeof(a), pool), occ,
-	       threads, s->runs, s->pairs, s->budget * 1000, (unsigned long long)s->seed);
+	       "--budget %g --warmup %zu --seed %llu", label, s->argv0, hsize(a, sizeof(a), pool),
+	       occ, threads, s->runs, s->pairs, s->budget * 1000, s->warm,
+	       (unsigned long long)s->seed);
 	if (s->size_lo)
 		printf(" --sizes %s", sizes_arg(b, sizeof(b), s));
 	if (s->chunks > 1)
@@ -398,24 +426,26 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 	size_t pool = s->pools[pi];
 
 	printf("\nworkload: pool %s%s, %zu%% full, %zu thread%s, pairs of free(random live) + "
-	       "alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs or %g ms\n",
+	       "alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs or %g ms\n"
+	       "  after the fill, untimed: %zu pairs per live block or %g ms (column warm)\n",
 	       hsize(a, sizeof(a), pool), s->chunks > 1 ? " in equal chunks" : "",
 	       s->occ[oi], s->threads[ti],
 	       s->threads[ti] > 1 ? "s" : "", request_lo(s, pool), request_hi(s, pool),
-	       s->runs, s->pairs, s->budget * 1000);
+	       s->runs, s->pairs, s->budget * 1000, s->warm, s->warm_budget * 1000);
 	if (s->chunks > 1)
 		printf("  modern pools as %zu chunks (one gen_pool_add each); after the fill the live "
 		       "blocks lie in %zu of them (%s's pool)\n", s->chunks,
 		       result(s, pi, oi, ti, ref)->chunks_used, s->e[ref]->name);
-	printf("  %-7s %12s %23s %8s %9s %7s %7s\n", "engine", "ns/pair", "spread (min..max)",
-	       "vs ff8", "pairs", "failed", "fill s");
+	printf("  %-7s %12s %23s %8s %9s %7s %7s %9s\n", "engine", "ns/pair",
+	       "spread (min..max)", "vs ff8", "pairs", "failed", "fill s", "warm");
 	for (ei = 0; ei < s->ne; ei++) {
 		const struct figure *f = result(s, pi, oi, ti, ei);
 		const struct figure *r = result(s, pi, oi, ti, ref);
 
-		printf("  %-7s %12.1f %11.1f..%-11.1f %8.2f %9zu %7zu %7.2f\n", s->e[ei]->name,
-		       f->median, f->min, f->max, r->median > 0 ? f->median / r->median : 0.0,
-		       f->pairs, f->failed, f->fill);
+		printf("  %-7s %12.1f %11.1f..%-11.1f %8.2f %9zu %7zu %7.2f %9zu\n",
+		       s->e[ei]->name, f->median, f->min, f->max,
+		       r->median > 0 ? f->median / r->median : 0.0, f->pairs, f->failed, f->fill,
+		       f->warm);
 	}
 	print_harness(result(s, pi, oi, ti, s->ne));
 	print_rerun(s, "rerun", pool, s->occ[oi], s->threads[ti],
@@ -436,7 +466,7 @@ static int write_csv(const struct settings *s)
 	if (!f)
 		return -1;
 	fprintf(f, "pool,occupancy,threads,engine,ns_per_pair_median,ns_min,ns_max,"
-		   "ratio_ff8,pairs,failed,fill_seconds\n");
+		   "ratio_ff8,pairs,failed,fill_seconds,warm_pairs\n");
 	for (pi = 0; pi < s->nr_pools; pi++)
 		for (oi = 0; oi < s->nr_occ; oi++)
 			for (ti = 0; ti < s->nr_threads; ti++)
@@ -444,11 +474,11 @@ static int write_csv(const struct settings *s)
 					const struct figure *x = result(s, pi, oi, ti, ei);
 					const struct figure *r = result(s, pi, oi, ti, ref);
 
-					fprintf(f, "%zu,%zu,%zu,%s,%.1f,%.1f,%.1f,%.4f,%zu,%zu,%.3f\n",
+					fprintf(f, "%zu,%zu,%zu,%s,%.1f,%.1f,%.1f,%.4f,%zu,%zu,%.3f,%zu\n",
 						s->pools[pi], s->occ[oi], s->threads[ti],
 						engine_name(s, ei), x->median, x->min, x->max,
 						r->median > 0 ? x->median / r->median : 0.0,
-						x->pairs, x->failed, x->fill);
+						x->pairs, x->failed, x->fill, x->warm);
 				}
 	return fclose(f);
 }
@@ -807,6 +837,9 @@ static void usage(FILE *f)
 "  -n, --pairs N         pairs per run (default 20000)\n"
 "  -b, --budget MS       a run stops after MS milliseconds even if its pairs\n"
 "                        are not done (default 25)\n"
+"  -w, --warmup N        untimed pairs per live block after each fill, to\n"
+"                        reach the steady state (default 2; 0: none); they\n"
+"                        stop after 10x the budget\n"
 "  -l, --linear LIST     pools for the buddy free-list test (default\n"
 "                        1M,16M,64M; 'none' skips it)\n"
 "  -s, --seed N          PRNG seed (default 1)\n"
@@ -859,6 +892,7 @@ static int parse(int argc, char **argv, struct settings *s)
 		{ "linear", required_argument, NULL, 'l' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "budget", required_argument, NULL, 'b' },
+		{ "warmup", required_argument, NULL, 'w' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "sizes", required_argument, NULL, 'z' },
 		{ "chunks", required_argument, NULL, 'k' },
@@ -870,7 +904,7 @@ static int parse(int argc, char **argv, struct settings *s)
 	int c, linear_set = 0, runs_set = 0, pairs_set = 0, budget_set = 0;
 	size_t i, v;
 
-	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:c:z:k:K:Fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:w:c:z:k:K:Fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_list(optarg, s->pools, &s->nr_pools, 1))
@@ -933,6 +967,10 @@ static int parse(int argc, char **argv, struct settings *s)
 			s->budget = (double)v / 1000;
 			budget_set = 1;
 			break;
+		case 'w':
+			if (bench_parse_size(optarg, &s->warm))
+				return -1;
+			break;
 		case 'c':
 			s->csv = optarg;
 			break;
@@ -983,13 +1021,14 @@ static int parse(int argc, char **argv, struct settings *s)
 		if (!budget_set)
 			s->budget *= 10;
 	}
+	s->warm_budget = 10 * s->budget;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct settings s = {
-		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .seed = 1, .argv0 = argv[0],
+		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .warm = 2, .seed = 1, .argv0 = argv[0],
 		.chunks = 1, .many_chunks = 1000,
 	};
 	size_t pi, oi, ti, n = speed_engine_list(s.e, BENCH_MAX_ENGINES);
