@@ -198,10 +198,10 @@ bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
 		/* Best fit's answer starts a run too, whose end it knows. */
 		*bit = modern_index_best_fit(ix, chunk->bits, nr, run_end);
 	} else if (kind == MODERN_ALGO_ORDER_ALIGN) {
-		*bit = modern_index_find_order_aligned(ix, chunk->bits, nr);
+		*bit = modern_index_find_order_aligned(ix, chunk->bits, nr, run_end);
 	} else if (kind == MODERN_ALGO_ALIGN) {
 		align_grid(data, pool, chunk->start_addr, &mask, &off);
-		*bit = modern_index_find_aligned(ix, chunk->bits, nr, mask, off);
+		*bit = modern_index_find_aligned(ix, chunk->bits, nr, mask, off, run_end);
 	} else if (kind == MODERN_ALGO_FIXED) {
 		*bit = fixed_bit(chunk, ((const struct genpool_data_fixed *)data)->offset >>
 					pool->min_alloc_order, nr);

@@ -64,7 +64,7 @@ static inline enum modern_algo_kind modern_algo_kind_of(genpool_algo_t algo)
 
 /**
  * modern_algo_indexed_other() - modern_algo_indexed() for every kind but
- * first fit (@run_end is set by best fit only)
+ * first fit
  */
 bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
 			       struct gen_pool *pool, struct gen_pool_chunk *chunk,
@@ -78,9 +78,11 @@ bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
  * @chunk: the chunk, with an index that matches its bitmap
  * @nr:    granules wanted
  * @bit:   receives the first granule, or a value >= chunk->nbits for none
- * @run_end: receives, when the search learnt it (first fit, best fit), the
- *         end of the free run that @bit starts (for
- *         modern_index_claim_run()), else MODERN_INDEX_NONE
+ * @run_end: receives, when the search learnt it, the end of the free run
+ *         that holds @bit, else MODERN_INDEX_NONE.  First fit's and best
+ *         fit's @bit starts that run (for modern_index_claim_run()); the
+ *         aligned algorithms' may lie inside it
+ *         (modern_index_claim_within())
  *
  * Gives exactly what the algorithm(chunk->bits, chunk->nbits, 0, @nr, ...)
  * returns (a failure being any value >= nbits), without scanning the

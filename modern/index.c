@@ -1116,41 +1116,52 @@ claimed(struct modern_index *ix, const unsigned long *map, unsigned long b, stru
 	return was;
 }
 
-void modern_index_update(struct modern_index *ix, const unsigned long *map,
-			 unsigned long start, unsigned long nr)
+/* Bits [@start, @start + @nr) were claimed out of the free run @r. */
+static MODERN_ALWAYS_INLINE void claim_in(struct modern_index *ix, const unsigned long *map,
+					  unsigned long start, unsigned long nr, struct run r)
 {
-	unsigned long end = start + nr;
-	bool claim = bit_used(map, start);
-	struct run r;
-
-	if (claim) {
-		/* The run's ends lie outside the claimed blocks, or in their
-		 * words, so they can be found before the full map is told. */
-		r.start = run_start(ix, map, start);
-		r.end = next_used(ix, map, end);
-		full_update(ix, start, end, r.start, r.end, false);
-		r = claimed(ix, map, end, r);
-	} else {
-		r = released(ix, map, start, end);
-	}
-	if (ix->lazy)
-		lazy_update(ix, map, r, start, nr, claim);
-}
-
-void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
-			    unsigned long start, unsigned long nr, unsigned long run_end)
-{
-	struct run r = { start, run_end };
-
-	full_update(ix, start, start + nr, start, run_end, false);
+	full_update(ix, start, start + nr, r.start, r.end, false);
 	r = claimed(ix, map, start + nr, r);
 	if (ix->lazy)
 		lazy_update(ix, map, r, start, nr, true);
 }
 
+void modern_index_update(struct modern_index *ix, const unsigned long *map,
+			 unsigned long start, unsigned long nr)
+{
+	unsigned long end = start + nr;
+	struct run r;
+
+	if (bit_used(map, start)) {
+		/* The run's ends lie outside the claimed blocks, or in their
+		 * words, so they can be found before the full map is told. */
+		r.start = run_start(ix, map, start);
+		r.end = next_used(ix, map, end);
+		claim_in(ix, map, start, nr, r);
+		return;
+	}
+	r = released(ix, map, start, end);
+	if (ix->lazy)
+		lazy_update(ix, map, r, start, nr, false);
+}
+
+void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
+			    unsigned long start, unsigned long nr, unsigned long run_end)
+{
+	claim_in(ix, map, start, nr, (struct run){ start, run_end });
+}
+
+void modern_index_claim_within(struct modern_index *ix, const unsigned long *map,
+			       unsigned long start, unsigned long nr, unsigned long run_end)
+{
+	/* Bits below @start are as they were: the run's start is still there. */
+	claim_in(ix, map, start, nr, (struct run){ run_start(ix, map, start), run_end });
+}
+
 static unsigned long block_find_aligned(const struct modern_index *ix,
 					const unsigned long *map, unsigned long b,
-					unsigned long nr, unsigned long mask, unsigned long off);
+					unsigned long nr, unsigned long mask, unsigned long off,
+					unsigned long *run_end);
 
 /* Does every hint bound its block?  By monotony it is enough that the next
  * request up fits in no run that starts there (the general search, which
@@ -1158,7 +1169,7 @@ static unsigned long block_find_aligned(const struct modern_index *ix,
 static bool ohint_verify(const struct modern_index *ix, const unsigned long *map)
 {
 	const struct modern_ohint *oh = ix->oh;
-	unsigned long b, nr, mask;
+	unsigned long b, nr, mask, e;
 
 	if (!modern_ohint_verify(oh))
 		return false;
@@ -1167,7 +1178,7 @@ static bool ohint_verify(const struct modern_index *ix, const unsigned long *map
 		if (nr > MODERN_OHINT_CAP)
 			continue;
 		mask = oh->mask == MODERN_INDEX_ORDER_GRID ? order_mask(nr) : oh->mask;
-		if (block_find_aligned(ix, map, b, nr, mask, oh->off) != MODERN_INDEX_NONE)
+		if (block_find_aligned(ix, map, b, nr, mask, oh->off, &e) != MODERN_INDEX_NONE)
 			return false;
 	}
 	return true;
@@ -1393,11 +1404,12 @@ unsigned long modern_index_next_used(const struct modern_index *ix,
  * The lowest window of @nr free bits at a start p with (p + @off) & @mask
  * == 0 inside a run that starts in block @b.  The runs are walked in order,
  * each tried at its first aligned start: a later start in the same run
- * would only end later.
+ * would only end later.  *@run_end receives the end of the window's run.
  */
 static unsigned long block_find_aligned(const struct modern_index *ix,
 					const unsigned long *map, unsigned long b,
-					unsigned long nr, unsigned long mask, unsigned long off)
+					unsigned long nr, unsigned long mask, unsigned long off,
+					unsigned long *run_end)
 {
 	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS, p = first, e, a;
 
@@ -1412,8 +1424,10 @@ static unsigned long block_find_aligned(const struct modern_index *ix,
 			e = next_used(ix, map, end);
 		if (e - p >= nr) {
 			a = grid_up(p, mask, off);
-			if (a >= p && a <= e - nr)
+			if (a >= p && a <= e - nr) {
+				*run_end = e;
 				return a;
+			}
 		}
 		if (e >= end)
 			return MODERN_INDEX_NONE;
@@ -1426,11 +1440,13 @@ static unsigned long block_find_aligned(const struct modern_index *ix,
  * (order_align up to 64 granules): every aligned window then lies inside
  * one word, so a word's answers are its run starts on the grid, found
  * without walking runs.  Past the block, the last run's next grid point is
- * the block's end.
+ * the block's end.  *@run_end receives the end of the window's run when
+ * the word shows it, else MODERN_INDEX_NONE.
  */
 static unsigned long block_find_aligned_small(const struct modern_index *ix,
 					      const unsigned long *map, unsigned long b,
-					      unsigned long nr, unsigned long mask)
+					      unsigned long nr, unsigned long mask,
+					      unsigned long *run_end)
 {
 	unsigned long grid = mask == BPL - 1 ? 1UL : ~0UL / ((1UL << (mask + 1)) - 1);
 	unsigned long wi = b * BLOCK_WORDS, wend = wi + BLOCK_WORDS, end = wend * BPL, w = 0, x;
@@ -1440,19 +1456,26 @@ static unsigned long block_find_aligned_small(const struct modern_index *ix,
 		if (w == ~0UL)
 			continue;
 		x = run_starts(~w, nr) & grid;
-		if (x)
-			return wi * BPL + (unsigned long)__builtin_ctzl(x);
+		if (x) {
+			x = (unsigned long)__builtin_ctzl(x);
+			w &= ~0UL << x;
+			*run_end = w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : MODERN_INDEX_NONE;
+			return wi * BPL + x;
+		}
 	}
-	if (!(w >> (BPL - 1)) && next_used(ix, map, end) - end >= nr)
-		return end;
+	if (!(w >> (BPL - 1))) {
+		*run_end = next_used(ix, map, end);
+		if (*run_end - end >= nr)
+			return end;
+	}
 	return MODERN_INDEX_NONE;
 }
 
-/* Is there a window of @nr free bits at @q? */
-static bool window_at(const struct modern_index *ix, const unsigned long *map, unsigned long q,
-		      unsigned long nr)
+/* The end of the free run through bit @q, or @q if @q is not free. */
+static unsigned long run_end_at(const struct modern_index *ix, const unsigned long *map,
+				unsigned long q)
 {
-	return q < ix->nbits && !bit_used(map, q) && next_used(ix, map, q) - q >= nr;
+	return q < ix->nbits && !bit_used(map, q) ? next_used(ix, map, q) : q;
 }
 
 /*
@@ -1468,30 +1491,34 @@ static bool window_at(const struct modern_index *ix, const unsigned long *map, u
  */
 static unsigned long block_find_coarse(const struct modern_index *ix, const unsigned long *map,
 				       unsigned long b, unsigned long nr, unsigned long mask,
-				       unsigned long off)
+				       unsigned long off, unsigned long *run_end)
 {
 	unsigned long first = b << BLOCK_SHIFT, q;
 
 	q = grid_up(first, mask, off);
 	if (q < first + BLOCK_BITS) {
-		if (window_at(ix, map, q, nr))
+		*run_end = run_end_at(ix, map, q);
+		if (*run_end - q >= nr)
 			return q;
 		q += mask + 1;
 	}
-	return window_at(ix, map, q, nr) ? q : MODERN_INDEX_NONE;
+	*run_end = run_end_at(ix, map, q);
+	return *run_end - q >= nr ? q : MODERN_INDEX_NONE;
 }
 
-/* The window in a run that starts in block @b, of any kind. */
+/* The window in a run that starts in block @b, of any kind; *@run_end
+ * receives the end of its run, or MODERN_INDEX_NONE where the search did
+ * not see it (it is undefined when there is no window). */
 static unsigned long block_find_grid(const struct modern_index *ix, const unsigned long *map,
 				     unsigned long b, unsigned long nr, unsigned long mask,
-				     unsigned long off)
+				     unsigned long off, unsigned long *run_end)
 {
 	bool small = mask < BPL && !(off & mask) && nr <= mask + 1;
 
 	if (small)
-		return block_find_aligned_small(ix, map, b, nr, mask);
-	return mask + 1 >= BLOCK_BITS ? block_find_coarse(ix, map, b, nr, mask, off)
-				      : block_find_aligned(ix, map, b, nr, mask, off);
+		return block_find_aligned_small(ix, map, b, nr, mask, run_end);
+	return mask + 1 >= BLOCK_BITS ? block_find_coarse(ix, map, b, nr, mask, off, run_end)
+				      : block_find_aligned(ix, map, b, nr, mask, off, run_end);
 }
 
 /*
@@ -1513,14 +1540,15 @@ static bool hints_serve(const struct modern_index *ix, unsigned long nr, unsigne
 /* A request of the hints' family through the hints: each block that fails
  * to hold it learns that nothing from @nr up fits there. */
 static unsigned long find_hinted(struct modern_index *ix, const unsigned long *map,
-				 unsigned long nr, unsigned long mask, unsigned long off)
+				 unsigned long nr, unsigned long mask, unsigned long off,
+				 unsigned long *run_end)
 {
 	struct modern_ohint *oh = ix->oh;
 	unsigned long b, r;
 
 	for (b = modern_ohint_next(oh, 0, nr); b != MODERN_INDEX_NONE;
 	     b = modern_ohint_next(oh, b + 1, nr)) {
-		r = block_find_grid(ix, map, b, nr, mask, off);
+		r = block_find_grid(ix, map, b, nr, mask, off, run_end);
 		if (r != MODERN_INDEX_NONE)
 			return r;
 		modern_ohint_lower(oh, b, nr - 1);
@@ -1529,24 +1557,21 @@ static unsigned long find_hinted(struct modern_index *ix, const unsigned long *m
 }
 
 /*
- * The search of modern_index_find_aligned() for @nr on the grid @mask,
- * @off, whose family is @fmask, @foff: through the hints when they serve
- * it, else through the run index, turning the hints on for the family if
- * this search passes too many blocks without a window.
+ * A request the hints do not serve: the run index visits the blocks where
+ * a run of @nr starts, turning the hints on for the family @fmask, @foff
+ * if this search passes too many of them without a window.
  */
-static unsigned long find_on_grid(struct modern_index *ix, const unsigned long *map,
-				  unsigned long nr, unsigned long mask, unsigned long off,
-				  unsigned long fmask, unsigned long foff)
+static unsigned long find_unhinted(struct modern_index *ix, const unsigned long *map,
+				   unsigned long nr, unsigned long mask, unsigned long off,
+				   unsigned long fmask, unsigned long foff, unsigned long *run_end)
 {
 	unsigned long b, r = MODERN_INDEX_NONE, wasted = 0;
 
-	if (hints_serve(ix, nr, mask, off))
-		return find_hinted(ix, map, nr, mask, off);
 	/* A window lies in a run of at least @nr bits, and such runs start
 	 * only in blocks of value >= @nr: the tree visits just those. */
 	for (b = leftmost_block_ge(ix, nr); b != MODERN_INDEX_NONE;
 	     b = next_block_ge(ix, b, nr)) {
-		r = block_find_grid(ix, map, b, nr, mask, off);
+		r = block_find_grid(ix, map, b, nr, mask, off, run_end);
 		if (r != MODERN_INDEX_NONE)
 			break;
 		wasted++;
@@ -1559,16 +1584,37 @@ static unsigned long find_on_grid(struct modern_index *ix, const unsigned long *
 	return r;
 }
 
-unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned long *map,
-					unsigned long nr, unsigned long mask, unsigned long off)
+/*
+ * The search of modern_index_find_aligned() for @nr on the grid @mask,
+ * @off, whose family is @fmask, @foff: through the hints when they serve
+ * it, else through the run index.  *@run_end as the caller's.
+ */
+static unsigned long find_on_grid(struct modern_index *ix, const unsigned long *map,
+				  unsigned long nr, unsigned long mask, unsigned long off,
+				  unsigned long fmask, unsigned long foff, unsigned long *run_end)
 {
-	return find_on_grid(ix, map, nr, mask, off, mask, off & mask);
+	unsigned long r;
+
+	if (hints_serve(ix, nr, mask, off))
+		r = find_hinted(ix, map, nr, mask, off, run_end);
+	else
+		r = find_unhinted(ix, map, nr, mask, off, fmask, foff, run_end);
+	if (r == MODERN_INDEX_NONE)
+		*run_end = MODERN_INDEX_NONE;
+	return r;
+}
+
+unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned long *map,
+					unsigned long nr, unsigned long mask, unsigned long off,
+					unsigned long *run_end)
+{
+	return find_on_grid(ix, map, nr, mask, off, mask, off & mask, run_end);
 }
 
 unsigned long modern_index_find_order_aligned(struct modern_index *ix, const unsigned long *map,
-					      unsigned long nr)
+					      unsigned long nr, unsigned long *run_end)
 {
-	return find_on_grid(ix, map, nr, order_mask(nr), 0, MODERN_INDEX_ORDER_GRID, 0);
+	return find_on_grid(ix, map, nr, order_mask(nr), 0, MODERN_INDEX_ORDER_GRID, 0, run_end);
 }
 
 /* Best fit without the size classes (no memory for them): every run that

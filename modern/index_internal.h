@@ -135,6 +135,23 @@ void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
 			    unsigned long start, unsigned long nr, unsigned long run_end);
 
 /**
+ * modern_index_claim_within() - modern_index_claim_run() for a claim that
+ * may start anywhere in its free run
+ * @ix:      the index
+ * @map:     the bitmap, already changed
+ * @start:   first claimed bit
+ * @nr:      number of claimed bits, > 0
+ * @run_end: the end of the free run that held [@start, @start + @nr)
+ *           before the claim, >= @start + @nr
+ *
+ * What the aligned searches claim when they report the run's end
+ * (modern_index_find_aligned()): the update looks only for the run's
+ * start, which for a window at a run's start is one bit test.
+ */
+void modern_index_claim_within(struct modern_index *ix, const unsigned long *map,
+			       unsigned long start, unsigned long nr, unsigned long run_end);
+
+/**
  * modern_index_verify() - does every summary match @map?
  *
  * Return: true if the index is exact.  Costs O(bitmap words).
@@ -186,10 +203,15 @@ unsigned long modern_index_find_first(const struct modern_index *ix, const unsig
  * its grid where modern_index_hints_fit(), which allocates them unless
  * reserved (without memory, they stay off).
  *
+ * *@run_end receives the end of the free run that holds the answer (for
+ * modern_index_claim_within()) when the search saw it, else
+ * MODERN_INDEX_NONE.
+ *
  * Return: the run's first bit, or MODERN_INDEX_NONE.
  */
 unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned long *map,
-					unsigned long nr, unsigned long mask, unsigned long off);
+					unsigned long nr, unsigned long mask, unsigned long off,
+					unsigned long *run_end);
 
 /**
  * modern_index_find_order_aligned() - gen_pool_first_fit_order_align()'s
@@ -198,7 +220,7 @@ unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned 
  * (MODERN_INDEX_ORDER_GRID)
  */
 unsigned long modern_index_find_order_aligned(struct modern_index *ix, const unsigned long *map,
-					      unsigned long nr);
+					      unsigned long nr, unsigned long *run_end);
 
 /**
  * modern_index_next_used() - the first used bit at or after @lo, or the

@@ -383,11 +383,14 @@ claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 	if (*bit >= chunk->nbits)
 		return false;
 	modern_bitmap_set_excl(chunk->bits, *bit, nbits);
-	/* First fit and best fit saw where their run ends: the update need not look. */
-	if (run_end != MODERN_INDEX_NONE)
+	/* The search saw where its run ends: the update need not look.  First
+	 * fit's and best fit's answer starts the run; an aligned one may not. */
+	if (run_end == MODERN_INDEX_NONE)
+		modern_index_update(ix, chunk->bits, *bit, nbits);
+	else if (kind == MODERN_ALGO_FIRST_FIT || kind == MODERN_ALGO_BEST_FIT)
 		modern_index_claim_run(ix, chunk->bits, *bit, nbits, run_end);
 	else
-		modern_index_update(ix, chunk->bits, *bit, nbits);
+		modern_index_claim_within(ix, chunk->bits, *bit, nbits, run_end);
 	return true;
 }
 

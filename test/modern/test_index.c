@@ -122,11 +122,36 @@ static void check_run_end(const unsigned long *map, unsigned long nbits, unsigne
 	}
 }
 
-/* Every query of one index against the linear search, on one bitmap. */
-static void compare_queries(struct modern_index *ix, unsigned long *map,
+/*
+ * An aligned search (order-aligned fit's if @order, whose grid @mask, @off
+ * the caller gives too) against the linear search, and the run end it
+ * reports in *@end: the end of the answer's free run, or "not seen".
+ */
+static unsigned long aligned_checked(struct modern_index *ix, const unsigned long *map,
+				     unsigned long nbits, unsigned long nr, unsigned long mask,
+				     unsigned long off, bool order, unsigned long *end)
+{
+	unsigned long r;
+
+	*end = 0;
+	r = order ? modern_index_find_order_aligned(ix, map, nr, end)
+		  : modern_index_find_aligned(ix, map, nr, mask, off, end);
+	EXPECT_EQ(r, linear_first(map, nbits, 0, nr, mask, off));
+	if (r == MODERN_INDEX_NONE) {
+		EXPECT_EQ(*end, MODERN_INDEX_NONE);
+	} else if (*end != MODERN_INDEX_NONE) {
+		EXPECT_EQ(*end, modern_find_next_bit(map, nbits, r));
+		ck_assert_uint_ge(*end, r + nr);
+	}
+	return r;
+}
+
+/* Every query of one index against the linear search, on one bitmap;
+ * returns how many aligned answers came with their run's end. */
+static unsigned long compare_queries(struct modern_index *ix, unsigned long *map,
 			    unsigned long nbits, unsigned long long *rng, int rounds)
 {
-	unsigned long lo, nr, mask, off, first, end;
+	unsigned long lo, nr, mask, off, first, end, known = 0;
 	int r;
 
 	for (r = 0; r < rounds; r++) {
@@ -139,15 +164,14 @@ static void compare_queries(struct modern_index *ix, unsigned long *map,
 		/* Grids from a bit to 8 blocks: word-sized, mid-sized and coarse. */
 		mask = (1UL << test_rng_below(rng, 13)) - 1;
 		off = test_rng_below(rng, mask + 1);
-		EXPECT_EQ(modern_index_find_aligned(ix, map, nr, mask, off),
-			  linear_first(map, nbits, 0, nr, mask, off));
+		aligned_checked(ix, map, nbits, nr, mask, off, false, &end);
+		known += end != MODERN_INDEX_NONE;
 		/* order_align's grid: nr rounded up to a power of two */
 		for (mask = 1; mask < nr; mask <<= 1)
 			;
-		EXPECT_EQ(modern_index_find_aligned(ix, map, nr, mask - 1, 0),
-			  linear_first(map, nbits, 0, nr, mask - 1, 0));
-		EXPECT_EQ(modern_index_find_order_aligned(ix, map, nr),
-			  linear_first(map, nbits, 0, nr, mask - 1, 0));
+		aligned_checked(ix, map, nbits, nr, mask - 1, 0, false, &end);
+		aligned_checked(ix, map, nbits, nr, mask - 1, 0, true, &end);
+		known += end != MODERN_INDEX_NONE;
 		end = MODERN_INDEX_NONE;
 		first = modern_index_best_fit(ix, map, nr, &end);
 		EXPECT_EQ(first, linear_best(map, nbits, nr));
@@ -155,12 +179,13 @@ static void compare_queries(struct modern_index *ix, unsigned long *map,
 		ck_assert(first == MODERN_INDEX_NONE || end != MODERN_INDEX_NONE);
 		check_run_end(map, nbits, first, nr, end);
 	}
+	return known;
 }
 
 START_TEST(queries_match_linear_search)
 {
 	unsigned long long rng = 0x1dea + (unsigned long long)_i;
-	unsigned long nbits = awkward[_i], *map;
+	unsigned long nbits = awkward[_i], *map, known;
 	struct modern_index *ix = new_index(nbits, &map);
 	int maps;
 
@@ -169,15 +194,17 @@ START_TEST(queries_match_linear_search)
 	if (_i % 2)
 		ck_assert_int_eq(modern_index_order_hints(ix), 0);
 	/* All free, then random maps, rebuilt or updated in pieces. */
-	compare_queries(ix, map, nbits, &rng, 50);
+	known = compare_queries(ix, map, nbits, &rng, 50);
 	EXPECT_EQ(modern_index_longest(ix), nbits);
 	for (maps = 0; maps < (long_run() ? 200 : 20); maps++) {
 		random_map(maps % 2 ? NULL : ix, map, nbits, &rng);
 		if (maps % 2)
 			modern_index_rebuild(ix, map);
 		ck_assert(modern_index_verify(ix, map));
-		compare_queries(ix, map, nbits, &rng, 40);
+		known += compare_queries(ix, map, nbits, &rng, 40);
 	}
+	/* The aligned searches did report their runs' ends. */
+	ck_assert_uint_gt(known, 0);
 	/* All used: from all free, one claim. */
 	modern_bitmap_clear(map, 0, nbits);
 	modern_index_rebuild(ix, map);
@@ -191,16 +218,36 @@ START_TEST(queries_match_linear_search)
 END_TEST
 
 /*
- * First fit's claims as the pool makes them: the answer of
- * modern_index_find_first() claimed with modern_index_claim_run() when the
- * search measured its run (else modern_index_update()), between random
+ * The searches' claims as the pool makes them: first fit's answer claimed
+ * with modern_index_claim_run() and an aligned one (first_fit_align's or
+ * order-aligned fit's) with modern_index_claim_within() when the search
+ * measured its run, else with modern_index_update(), between random
  * releases; the index stays exact at every step.
  */
-START_TEST(first_fit_claims_with_known_run_stay_exact)
+static unsigned long aligned_claim(struct modern_index *ix, unsigned long *map,
+				   unsigned long nbits, unsigned long nr,
+				   unsigned long long *rng, unsigned long *end)
+{
+	unsigned long mask, off = 0;
+	bool order = test_rng_below(rng, 2);
+
+	if (order) {
+		for (mask = 1; mask < nr; mask <<= 1)
+			;
+		mask--;
+	} else {
+		mask = (1UL << test_rng_below(rng, 13)) - 1;
+		off = test_rng_below(rng, mask + 1);
+	}
+	return aligned_checked(ix, map, nbits, nr, mask, off, order, end);
+}
+
+START_TEST(claims_with_known_run_stay_exact)
 {
 	unsigned long long rng = 0xc1a1 + (unsigned long long)_i;
-	unsigned long nbits = awkward[_i], *map, nr, p, end, lo, len, known = 0;
+	unsigned long nbits = awkward[_i], *map, nr, p, end, lo, len, known = 0, within = 0;
 	struct modern_index *ix = new_index(nbits, &map);
+	bool first_fit;
 	int step;
 
 	random_map(ix, map, nbits, &rng);
@@ -209,17 +256,25 @@ START_TEST(first_fit_claims_with_known_run_stay_exact)
 	for (step = 0; step < 400; step++) {
 		if (test_rng_below(&rng, 3)) {
 			nr = 1 + test_rng_below(&rng, test_rng_below(&rng, 4) ? 70 : nbits / 4 + 1);
-			p = modern_index_find_first(ix, map, nr, &end);
-			EXPECT_EQ(p, linear_first(map, nbits, 0, nr, 0, 0));
-			check_run_end(map, nbits, p, nr, end);
+			first_fit = test_rng_below(&rng, 2);
+			if (first_fit) {
+				p = modern_index_find_first(ix, map, nr, &end);
+				EXPECT_EQ(p, linear_first(map, nbits, 0, nr, 0, 0));
+				check_run_end(map, nbits, p, nr, end);
+			} else {
+				p = aligned_claim(ix, map, nbits, nr, &rng, &end);
+			}
 			if (p == MODERN_INDEX_NONE)
 				continue;
 			modern_bitmap_set(map, p, nr);
-			if (end != MODERN_INDEX_NONE) {
+			if (end == MODERN_INDEX_NONE) {
+				modern_index_update(ix, map, p, nr);
+			} else if (first_fit) {
 				modern_index_claim_run(ix, map, p, nr, end);
 				known++;
 			} else {
-				modern_index_update(ix, map, p, nr);
+				modern_index_claim_within(ix, map, p, nr, end);
+				within++;
 			}
 		} else {
 			/* Release a used stretch, whole: every bit flips. */
@@ -235,11 +290,11 @@ START_TEST(first_fit_claims_with_known_run_stay_exact)
 		nr = 1 + test_rng_below(&rng, 300);
 		for (lo = 1; lo < nr; lo <<= 1)
 			;
-		EXPECT_EQ(modern_index_find_aligned(ix, map, nr, lo - 1, 0),
-			  linear_first(map, nbits, 0, nr, lo - 1, 0));
+		aligned_checked(ix, map, nbits, nr, lo - 1, 0, false, &end);
 	}
-	/* The measured path must actually have run. */
+	/* The measured paths must actually have run. */
 	ck_assert_uint_gt(known, 0);
+	ck_assert_uint_gt(within, 0);
 	modern_index_destroy(ix);
 	free(map);
 }
@@ -267,7 +322,7 @@ START_TEST(single_bit_updates_stay_exact)
 			ck_assert(modern_index_verify(ix, map));
 	}
 	ck_assert(modern_index_verify(ix, map));
-	compare_queries(ix, map, nbits, &rng, 200);
+	ck_assert_uint_gt(compare_queries(ix, map, nbits, &rng, 200), 0);
 	memset(map, 0xff, modern_bits_to_longs(nbits) * sizeof(long));	/* behind its back */
 	ck_assert(!modern_index_verify(ix, map));
 	modern_index_destroy(ix);
@@ -279,12 +334,11 @@ END_TEST
 static unsigned long order_fit_checked(struct modern_index *ix, const unsigned long *map,
 				       unsigned long nbits, unsigned long nr)
 {
-	unsigned long g, r;
+	unsigned long g, r, end;
 
 	for (g = 1; g < nr; g <<= 1)
 		;
-	r = modern_index_find_order_aligned(ix, map, nr);
-	EXPECT_EQ(r, linear_first(map, nbits, 0, nr, g - 1, 0));
+	r = aligned_checked(ix, map, nbits, nr, g - 1, 0, true, &end);
 	ck_assert(modern_index_verify(ix, map));
 	return r;
 }
@@ -362,7 +416,7 @@ END_TEST
 START_TEST(order_hints_turn_on_when_searches_waste_blocks)
 {
 	const unsigned long nbits = MODERN_INDEX_HINT_MIN_BITS, k = MODERN_INDEX_HINT_AFTER;
-	unsigned long *map, b;
+	unsigned long *map, b, end;
 	struct modern_index *ix = new_index(nbits, &map);
 
 	ck_assert(modern_index_hints_fit(nbits));
@@ -385,8 +439,7 @@ START_TEST(order_hints_turn_on_when_searches_waste_blocks)
 	/* They serve one grid family: a fixed grid (5 on multiples of 16,
 	 * first_fit_align's kind) searches without them, and does not take
 	 * them over. */
-	EXPECT_EQ(modern_index_find_aligned(ix, map, 5, 15, 0),
-		  linear_first(map, nbits, 0, 5, 15, 0));
+	aligned_checked(ix, map, nbits, 5, 15, 0, false, &end);
 	EXPECT_EQ(modern_index_order_hint(ix, 0), 4);
 	ck_assert_int_eq(modern_index_hints_on(ix, 15, 0), -EBUSY);
 	/* On a fresh index, the fixed grid wastes as many blocks and turns
@@ -394,11 +447,9 @@ START_TEST(order_hints_turn_on_when_searches_waste_blocks)
 	modern_index_destroy(ix);
 	ix = modern_index_create(map, nbits);
 	ck_assert_ptr_nonnull(ix);
-	EXPECT_EQ(modern_index_find_aligned(ix, map, 5, 15, 0),
-		  linear_first(map, nbits, 0, 5, 15, 0));
+	aligned_checked(ix, map, nbits, 5, 15, 0, false, &end);
 	EXPECT_EQ(modern_index_order_hint(ix, 0), 7);
-	EXPECT_EQ(modern_index_find_aligned(ix, map, 5, 15, 0),
-		  linear_first(map, nbits, 0, 5, 15, 0));
+	aligned_checked(ix, map, nbits, 5, 15, 0, false, &end);
 	EXPECT_EQ(modern_index_order_hint(ix, 0), 4);
 	ck_assert(modern_index_verify(ix, map));
 	EXPECT_EQ(order_fit_checked(ix, map, nbits, 3), 4);
@@ -782,7 +833,7 @@ Suite *modern_index_suite(void)
 	TCase *tc = tcase_create("index");
 
 	tcase_add_loop_test(tc, queries_match_linear_search, 0, (int)NR_AWKWARD);
-	tcase_add_loop_test(tc, first_fit_claims_with_known_run_stay_exact, 0, (int)NR_AWKWARD);
+	tcase_add_loop_test(tc, claims_with_known_run_stay_exact, 0, (int)NR_AWKWARD);
 	tcase_add_test(tc, single_bit_updates_stay_exact);
 	tcase_add_test(tc, order_hints_learn_and_are_raised);
 	tcase_add_test(tc, order_hints_turn_on_when_searches_waste_blocks);
