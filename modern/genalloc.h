@@ -26,7 +26,10 @@
  *   alignment.  Their memory is reserved as the chunk joins a pool whose
  *   algorithm is gen_pool_first_fit_order_align or gen_pool_first_fit_align
  *   (or when it is set), else allocated then (without memory they stay
- *   off, same answers, and a later search tries again).  The pool keeps a
+ *   off, same answers, and a later search tries again).  Smaller chunks
+ *   answer first_fit_align at an alignment of 512 granules or more (a page
+ *   at 8-byte granules), when the chunk starts on it, from a map of which
+ *   512-granule blocks begin free, part of the index.  The pool keeps a
  *   directory of its chunks
  *   (modern/chunkdir.c).  Every built-in algorithm is answered in
  *   O(log n) instead of the kernel's scan from bit 0, and a request skips
@@ -95,7 +98,9 @@
  *                     aligned fit needs them (above): 2 bytes per
  *                     512 granules and 1/7 of that for their tree, 1/28
  *                     of the bitmap, so that with the run index they stay
- *                     within 1/8 of it;
+ *                     within 1/8 of it; on chunks of about 2^16 to 2^19
+ *                     granules, one bit per 512 granules of grid points
+ *                     instead, in the run index's figure;
  *     fixed           a 64-byte chunk header, a 288-byte index header,
  *                     and per chunk about 48 bytes of directory.
  *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 76 KiB index (+ 41 KiB

@@ -166,6 +166,11 @@ static unsigned long compare_queries(struct modern_index *ix, unsigned long *map
 		off = test_rng_below(rng, mask + 1);
 		aligned_checked(ix, map, nbits, nr, mask, off, false, &end);
 		known += end != MODERN_INDEX_NONE;
+		/* Grids of 1 to 128 blocks whose points are block starts: the
+		 * grid-point map's, where the chunk keeps one. */
+		mask = (512UL << test_rng_below(rng, 8)) - 1;
+		off = test_rng_below(rng, (mask + 1) / 512) * 512;
+		aligned_checked(ix, map, nbits, nr, mask, off, false, &end);
 		/* order_align's grid: nr rounded up to a power of two */
 		for (mask = 1; mask < nr; mask <<= 1)
 			;
@@ -238,6 +243,9 @@ static unsigned long aligned_claim(struct modern_index *ix, unsigned long *map,
 	} else {
 		mask = (1UL << test_rng_below(rng, 13)) - 1;
 		off = test_rng_below(rng, mask + 1);
+		/* Half the coarse grids on block starts: the grid-point map's. */
+		if (mask >= 511 && test_rng_below(rng, 2))
+			off &= ~511UL;
 	}
 	return aligned_checked(ix, map, nbits, nr, mask, off, order, end);
 }
@@ -656,23 +664,25 @@ START_TEST(indexed_pool_places_as_the_kernel)
 }
 END_TEST
 
-/* A pool of order-aligned fit with chunks big enough to keep hints,
- * one added before the algorithm is set and one after; every algorithm
- * still runs on them, and the checker verifies the hints. */
+/* A pool of order-aligned fit with chunks big enough to keep hints (cases
+ * 0 and 1), or too small for them but keeping the grid-point map, which
+ * requests of over 256 granules search (2 and 3), one added before the
+ * algorithm is set and one after; every algorithm still runs on them, and
+ * the checker verifies the hints and the map. */
 START_TEST(order_aligned_pool_with_hints_places_as_the_kernel)
 {
 	unsigned long long rng = 0x0dd + (unsigned long long)_i;
-	const unsigned long g = MODERN_INDEX_HINT_MIN_BITS + 77;
-	int order = (int)_i, steps = long_run() ? 30000 : 5000, s;
+	const unsigned long g = _i < 2 ? MODERN_INDEX_HINT_MIN_BITS + 77 : (1UL << 17) + 77;
+	int order = (int)_i % 2, steps = long_run() ? 30000 : 5000, s;
 	struct twin t;
 
-	ck_assert(modern_index_hints_fit(g));
+	ck_assert(modern_index_hints_fit(g) == (_i < 2));
 	twin_init(&t, order);
 	twin_add(&t, 0x100000, g << order);
 	gen_pool_set_algo(t.ix, gen_pool_first_fit_order_align, NULL);
 	twin_add(&t, 0x100000 + (g << order) + 0x1000, g << order);
 	for (s = 0; s < steps; s++) {
-		twin_step(&t, &rng, 5000);
+		twin_step(&t, &rng, _i < 2 ? 5000 : 40000);
 		if (s % 50 == 0)
 			ck_assert_int_eq(gen_pool_check(t.ix), 0);
 	}
@@ -680,14 +690,27 @@ START_TEST(order_aligned_pool_with_hints_places_as_the_kernel)
 }
 END_TEST
 
-/* The same with gen_pool_first_fit_align at one alignment, the fixed grid
- * family of the hints (a page: 512 granules at order 3, 256 at order 4). */
+/* The same with gen_pool_first_fit_align at one alignment: the fixed grid
+ * family of the hints (a page: 512 granules at order 3, 256 at order 4),
+ * or on chunks too small for them the grid-point map (a page and four at
+ * order 3: grids of one block and of four). */
+static const struct {
+	int order;
+	unsigned long granules;
+	unsigned long align;
+} aligned_cases[] = {
+	{ 3, MODERN_INDEX_HINT_MIN_BITS + 77, 4096 },
+	{ 4, MODERN_INDEX_HINT_MIN_BITS + 77, 4096 },
+	{ 3, 1UL << 17, 4096 },
+	{ 3, (1UL << 17) + 77, 16384 },
+};
+
 START_TEST(aligned_pool_with_hints_places_as_the_kernel)
 {
 	unsigned long long rng = 0xa11 + (unsigned long long)_i;
-	const unsigned long g = MODERN_INDEX_HINT_MIN_BITS + 77;
-	int order = 3 + (int)_i, steps = long_run() ? 30000 : 5000, s;
-	struct genpool_data_align al = { .align = 4096 };
+	const unsigned long g = aligned_cases[_i].granules;
+	int order = aligned_cases[_i].order, steps = long_run() ? 30000 : 5000, s;
+	struct genpool_data_align al = { .align = aligned_cases[_i].align };
 	struct twin t;
 
 	twin_init(&t, order);
@@ -840,8 +863,9 @@ Suite *modern_index_suite(void)
 	tcase_add_loop_test(tc, order_hint_tree_finds_the_next_block, 0, 8);
 	tcase_add_test(tc, bookkeeping_within_an_eighth_of_the_bitmap);
 	tcase_add_loop_test(tc, indexed_pool_places_as_the_kernel, 0, 8);
-	tcase_add_loop_test(tc, order_aligned_pool_with_hints_places_as_the_kernel, 0, 2);
-	tcase_add_loop_test(tc, aligned_pool_with_hints_places_as_the_kernel, 0, 2);
+	tcase_add_loop_test(tc, order_aligned_pool_with_hints_places_as_the_kernel, 0, 4);
+	tcase_add_loop_test(tc, aligned_pool_with_hints_places_as_the_kernel, 0,
+			    (int)(sizeof(aligned_cases) / sizeof(aligned_cases[0])));
 	tcase_add_test(tc, many_chunks_place_as_the_kernel);
 	tcase_add_test(tc, best_fit_across_a_big_chunk);
 	tcase_add_test(tc, switching_modes_rebuilds_the_index);
