@@ -121,7 +121,7 @@
  * @nlevels: levels of the max tree, blocks included; the last has one node
  * @nfull:   levels of the full map
  * @oh_on:   @oh is loaded, kept up to date and searched
- * @gp_on:   @gp is loaded and kept up to date
+ * @gp_on:   the grid-point map (below) is loaded and kept up to date
  * @lazy:    @sc is built, @oh_on or @gp_on: one test on every update says
  *           whether any needs telling
  * @sc:      runs by size class, built the first time best fit runs
