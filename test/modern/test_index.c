@@ -149,7 +149,7 @@ static unsigned long aligned_checked(struct modern_index *ix, const unsigned lon
 /* Every query of one index against the linear search, on one bitmap;
  * returns how many aligned answers came with their run's end. */
 static unsigned long compare_queries(struct modern_index *ix, unsigned long *map,
-			    unsigned long nbits, unsigned long long *rng, int rounds)
+				     unsigned long nbits, unsigned long long *rng, int rounds)
 {
 	unsigned long lo, nr, mask, off, first, end, known = 0;
 	int r;
@@ -222,13 +222,8 @@ START_TEST(queries_match_linear_search)
 }
 END_TEST
 
-/*
- * The searches' claims as the pool makes them: first fit's answer claimed
- * with modern_index_claim_run() and an aligned one (first_fit_align's or
- * order-aligned fit's) with modern_index_claim_within() when the search
- * measured its run, else with modern_index_update(), between random
- * releases; the index stays exact at every step.
- */
+/* An aligned search for @nr on a random grid, order-aligned fit's or a
+ * fixed one, checked as aligned_checked() does. */
 static unsigned long aligned_claim(struct modern_index *ix, unsigned long *map,
 				   unsigned long nbits, unsigned long nr,
 				   unsigned long long *rng, unsigned long *end)
@@ -250,6 +245,13 @@ static unsigned long aligned_claim(struct modern_index *ix, unsigned long *map,
 	return aligned_checked(ix, map, nbits, nr, mask, off, order, end);
 }
 
+/*
+ * The searches' claims as the pool makes them: first fit's answer claimed
+ * with modern_index_claim_run() and an aligned one (first_fit_align's or
+ * order-aligned fit's) with modern_index_claim_within() when the search
+ * measured its run, else with modern_index_update(), between random
+ * releases; the index stays exact at every step.
+ */
 START_TEST(claims_with_known_run_stay_exact)
 {
 	unsigned long long rng = 0xc1a1 + (unsigned long long)_i;
