@@ -300,9 +300,9 @@ static size_t chunks_used(const struct bench_pool *p, const struct block *set, s
  * set each), or as many as @s->warm_budget allows: a 1G pool half full of
  * log-uniform 16 B..64 KiB blocks holds 43K of them, which 5 x 20000 timed
  * pairs alone turn over 2.3 times, so without it that column timed the
- * pool on its way there.  The linear engines hit the budget first and stay nearer the fill,
- * which flatters them: their searches are shorter in a less fragmented pool.
- * Returns the pairs run.
+ * pool on its way there.  The linear engines hit the budget first and stay
+ * nearer the fill, which flatters them: their searches are shorter in a
+ * less fragmented pool.  Returns the pairs run.
  */
 static size_t warm_up(const struct settings *s, struct bench_pool *p, struct block *set,
 		      size_t nr, size_t lo, size_t hi)
@@ -1028,8 +1028,8 @@ static int parse(int argc, char **argv, struct settings *s)
 int main(int argc, char **argv)
 {
 	struct settings s = {
-		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .warm = 2, .seed = 1, .argv0 = argv[0],
-		.chunks = 1, .many_chunks = 1000,
+		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .seed = 1,
+		.argv0 = argv[0], .chunks = 1, .many_chunks = 1000, .warm = 2,
 	};
 	size_t pi, oi, ti, n = speed_engine_list(s.e, BENCH_MAX_ENGINES);
 	double t0 = bench_now();

@@ -815,27 +815,35 @@ static size_t base_bytes(unsigned long nbits)
 }
 
 /*
- * Words of the grid-point map: a chunk keeps one if it can keep no hints
- * (modern_index_hints_fit()) and the map fits with the rest within 1/8 of
- * the bitmap, which leaves out the chunks under about 2^16 bits, whose
+ * Words of the grid-point map beside an index of @base bytes: a chunk
+ * keeps one if it can keep no hints (modern_index_hints_fit()) and the map
+ * fits with the rest within 1/8 of the bitmap, which leaves out the chunks under about 2^16 bits, whose
  * header alone passes it, and whose few blocks cost little to visit.
  */
-static unsigned long gp_words(unsigned long nbits)
+static unsigned long gp_words_beside(unsigned long nbits, size_t base)
 {
 	unsigned long words = ceil_div(ceil_div(nbits, BLOCK_BITS), BPL);
 
 	if (nbits >= MODERN_INDEX_HINT_MIN_BITS ||
-	    (base_bytes(nbits) + words * sizeof(unsigned long)) * 8 >
+	    (base + words * sizeof(unsigned long)) * 8 >
 	    modern_bits_to_longs(nbits) * sizeof(unsigned long))
 		return 0;
 	return words;
 }
 
+static unsigned long gp_words(unsigned long nbits)
+{
+	return gp_words_beside(nbits, base_bytes(nbits));
+}
+
 size_t modern_index_bytes(unsigned long nbits)
 {
+	size_t base;
+
 	if (nbits == 0 || nbits > MODERN_INDEX_MAX_BITS)
 		return 0;
-	return base_bytes(nbits) + gp_words(nbits) * sizeof(unsigned long);
+	base = base_bytes(nbits);
+	return base + gp_words_beside(nbits, base) * sizeof(unsigned long);
 }
 
 struct modern_index *modern_index_create(const unsigned long *map, unsigned long nbits)
@@ -1266,9 +1274,9 @@ static bool ohint_verify(const struct modern_index *ix, const unsigned long *map
 static bool gp_verify(const struct modern_index *ix, const unsigned long *map)
 {
 	const unsigned long *gp = gp_map(ix);
-	unsigned long b;
+	unsigned long b, end = ceil_div(ix->count[0], BPL) * BPL;
 
-	for (b = 0; b < ceil_div(ix->count[0], BPL) * BPL; b++)
+	for (b = 0; b < end; b++)
 		if ((gp[b / BPL] >> (b % BPL) & 1) !=
 		    (b < ix->count[0] && !bit_used(map, b << BLOCK_SHIFT)))
 			return false;
