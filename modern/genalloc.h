@@ -93,7 +93,7 @@
  *                     16384 granules, 3 KiB of counts and bounds and 8
  *                     bytes per remembered run (up to one per 2^18
  *                     granules per class): about 1/25 of the bitmap at
- *                     2^23 granules, 1/43 at 2^27, at least 11 KiB a chunk;
+ *                     2^23 granules, 1/28 from 2^27, at least 11 KiB a chunk;
  *     aligned hints   only on chunks of 2^19 granules or more, once
  *                     aligned fit needs them (above): 2 bytes per
  *                     512 granules and 1/7 of that for their tree, 1/28

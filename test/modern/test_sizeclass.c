@@ -277,7 +277,9 @@ START_TEST(random_traffic_matches_the_kernel)
 END_TEST
 
 /* The run index and the size classes together stay within 1/8 of the
- * bitmap from 2^22 granules up (below, the classes' fixed part dominates). */
+ * bitmap from 2^22 granules up (below, the classes' fixed part dominates),
+ * and from 2^24 up the classes double with the chunk: their heads keep
+ * pace with the runs, which double too. */
 START_TEST(run_index_and_classes_within_an_eighth)
 {
 	unsigned long nbits;
@@ -288,6 +290,9 @@ START_TEST(run_index_and_classes_within_an_eighth)
 		ck_assert_uint_le((modern_index_bytes(nbits) + modern_sc_bytes(nbits)) * 8, bitmap);
 		ck_assert_uint_le((modern_index_bytes(nbits + 1) + modern_sc_bytes(nbits + 1)) * 8,
 				  bitmap + sizeof(long));
+		if (nbits >= 1UL << 25)
+			ck_assert_uint_ge(modern_sc_bytes(nbits) * 10,
+					  modern_sc_bytes(nbits / 2) * 19);
 	}
 	ck_assert_uint_le(modern_sc_bytes(1), 12 * 1024);
 }
