@@ -772,6 +772,28 @@ static unsigned long next_block_ge(const struct modern_index *ix, unsigned long 
 	return MODERN_INDEX_NONE;
 }
 
+/* The leftmost block in (@b, @bend) of value >= @nr, or MODERN_INDEX_NONE:
+ * next_block_ge() that climbs only while the nodes start below @bend, so
+ * that a search confined to a stretch pays for that stretch alone. */
+static unsigned long next_block_ge_below(const struct modern_index *ix, unsigned long b,
+					 unsigned long nr, unsigned long bend)
+{
+	unsigned long i = b, lim = bend, end, c;
+	unsigned int l;
+
+	for (l = 0; l < ix->nlevels && i + 1 < lim; l++) {
+		end = min_ul((i / FAN + 1) * FAN, lim);
+		c = first_ge(ix, l, i + 1, end, nr);
+		if (c < end) {
+			c = descend(ix, l, c, nr, true);
+			return c < bend ? c : MODERN_INDEX_NONE;
+		}
+		i /= FAN;
+		lim = ceil_div(lim, FAN);
+	}
+	return MODERN_INDEX_NONE;
+}
+
 /* ------------------------------------------------------------ life cycle */
 
 /* Nodes of a level, rounded up to whole groups of siblings. */
@@ -1463,33 +1485,48 @@ unsigned long modern_index_find_first(const struct modern_index *ix, const unsig
 unsigned long modern_index_find(const struct modern_index *ix, const unsigned long *map,
 				unsigned long lo, unsigned long nr)
 {
-	unsigned long b, r, e;
+	unsigned long e;
 
 	if (lo == 0)
 		return modern_index_find_first(ix, map, nr, &e);
-	if (lo >= ix->nbits || nr > ix->nbits - lo || modern_index_longest(ix) < nr)
+	return modern_index_find_below(ix, map, lo, nr, ix->nbits, &e);
+}
+
+unsigned long modern_index_find_below(const struct modern_index *ix, const unsigned long *map,
+				      unsigned long lo, unsigned long nr, unsigned long limit,
+				      unsigned long *run_end)
+{
+	unsigned long b, r;
+
+	*run_end = MODERN_INDEX_NONE;
+	limit = min_ul(limit, ix->nbits);
+	if (lo >= limit || nr > ix->nbits - lo || modern_index_longest(ix) < nr)
 		return MODERN_INDEX_NONE;
 	/* The run through @lo, the rest of its block, then the tree. */
 	if (!bit_used(map, lo)) {
-		e = next_used(ix, map, lo);
-		if (e - lo >= nr)
+		*run_end = next_used(ix, map, lo);
+		if (*run_end - lo >= nr)
 			return lo;
-		lo = e;
-		if (lo >= ix->nbits)
+		lo = *run_end;
+		*run_end = MODERN_INDEX_NONE;
+		if (lo >= limit)
 			return MODERN_INDEX_NONE;
 	}
 	/* Bit @lo is used, so a window from here starts a run in @lo's block
 	 * or later: the block's value says whether to scan its rest at all. */
 	b = lo >> BLOCK_SHIFT;
-	if (ix->max[0][b] >= nr) {
-		r = block_find(ix, map, b, lo, nr, &e);
-		if (r != MODERN_INDEX_NONE)
-			return r;
+	r = MODERN_INDEX_NONE;
+	if (ix->max[0][b] >= nr)
+		r = block_find(ix, map, b, lo, nr, run_end);
+	if (r == MODERN_INDEX_NONE) {
+		b = next_block_ge_below(ix, b, nr, ceil_div(limit, BLOCK_BITS));
+		if (b != MODERN_INDEX_NONE)
+			r = block_find(ix, map, b, b << BLOCK_SHIFT, nr, run_end);
 	}
-	b = next_block_ge(ix, b, nr);
-	if (b == MODERN_INDEX_NONE)
-		return b;
-	return block_find(ix, map, b, b << BLOCK_SHIFT, nr, &e);
+	if (r < limit)
+		return r;
+	*run_end = MODERN_INDEX_NONE;
+	return MODERN_INDEX_NONE;
 }
 
 unsigned long modern_index_next_used(const struct modern_index *ix,

@@ -174,6 +174,24 @@ unsigned long modern_index_find(const struct modern_index *ix, const unsigned lo
 				unsigned long lo, unsigned long nr);
 
 /**
+ * modern_index_find_below() - modern_index_find() for a run whose first bit
+ * lies below @limit, and where that run ends
+ * @ix:      the index
+ * @map:     its bitmap
+ * @lo:      first bit to consider
+ * @nr:      run length, > 0
+ * @limit:   the run must start below it; the search reads no further than
+ *           the blocks of 512 bits that hold [@lo, @limit) and the run
+ * @run_end: receives the end of the free run that holds the answer where
+ *           the search met it, else MODERN_INDEX_NONE
+ *
+ * Return: the run's first bit, or MODERN_INDEX_NONE.
+ */
+unsigned long modern_index_find_below(const struct modern_index *ix, const unsigned long *map,
+				      unsigned long lo, unsigned long nr, unsigned long limit,
+				      unsigned long *run_end);
+
+/**
  * modern_index_find_first() - modern_index_find(@ix, @map, 0, @nr), and where
  * the free run it starts ends
  * @ix:      the index

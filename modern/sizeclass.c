@@ -419,7 +419,9 @@ static unsigned long run_end(const struct modern_index *ix, const unsigned long 
  * Every run of class @rf->c that starts in block @b, into @rf.  Runs that
  * start before the block are not its; the last may end past it.  Short
  * runs are walked word by word; from 64 granules up the index leaps to
- * each run long enough, over the shorter ones.
+ * each run long enough, over the shorter ones, and stops at the block's
+ * end instead of looking for the next such run in the rest of the chunk
+ * (that look cost a 16 MiB pool's best fit a third of its time).
  *
  * Return: whether the block starts any run of the class.
  */
@@ -434,15 +436,20 @@ static bool scan_block(const struct modern_index *ix, const unsigned long *map,
 		end = nbits;
 	p = first;
 	if (p > 0 && !(map[(p - 1) / BPL] >> ((p - 1) % BPL) & 1))
-		p = modern_find_next_bit(map, end, p);
+		p = modern_index_next_used(ix, map, p);
 	while (p < end) {
-		if (shortest < BPL)
+		if (shortest < BPL) {
 			p = modern_find_next_zero_bit(map, end, p);
-		else
-			p = modern_index_find(ix, map, p, shortest);
-		if (p >= end)	/* MODERN_INDEX_NONE too */
-			break;
-		q = run_end(ix, map, p, end);
+			if (p >= end)
+				break;
+			q = run_end(ix, map, p, end);
+		} else {
+			p = modern_index_find_below(ix, map, p, shortest, end, &q);
+			if (p == MODERN_INDEX_NONE)
+				break;
+			if (q == MODERN_INDEX_NONE)
+				q = modern_index_next_used(ix, map, p);
+		}
 		if (size_class(q - p) == rf->c) {
 			any = true;
 			refill_take(rf, p, q - p);

@@ -151,13 +151,25 @@ static unsigned long aligned_checked(struct modern_index *ix, const unsigned lon
 static unsigned long compare_queries(struct modern_index *ix, unsigned long *map,
 				     unsigned long nbits, unsigned long long *rng, int rounds)
 {
-	unsigned long lo, nr, mask, off, first, end, known = 0;
+	unsigned long lo, nr, mask, off, first, end, want, limit, known = 0;
 	int r;
 
 	for (r = 0; r < rounds; r++) {
 		nr = 1 + test_rng_below(rng, test_rng_below(rng, 4) ? 70 : nbits);
 		lo = test_rng_below(rng, 3) ? 0 : test_rng_below(rng, nbits);
-		EXPECT_EQ(modern_index_find(ix, map, lo, nr), linear_first(map, nbits, lo, nr, 0, 0));
+		want = linear_first(map, nbits, lo, nr, 0, 0);
+		EXPECT_EQ(modern_index_find(ix, map, lo, nr), want);
+		/* Below a limit, as the size classes' refills ask: a few blocks
+		 * on, or anywhere up to the chunk's end (and past it). */
+		limit = lo + test_rng_below(rng, test_rng_below(rng, 2) ? 2048 : nbits + 2);
+		first = modern_index_find_below(ix, map, lo, nr, limit, &end);
+		EXPECT_EQ(first, want < limit ? want : MODERN_INDEX_NONE);
+		if (first == MODERN_INDEX_NONE) {
+			EXPECT_EQ(end, MODERN_INDEX_NONE);
+		} else if (end != MODERN_INDEX_NONE) {
+			EXPECT_EQ(end, modern_find_next_bit(map, nbits, first));
+			ck_assert_uint_ge(end, first + nr);
+		}
 		first = modern_index_find_first(ix, map, nr, &end);
 		EXPECT_EQ(first, linear_first(map, nbits, 0, nr, 0, 0));
 		check_run_end(map, nbits, first, nr, end);
