@@ -71,9 +71,9 @@
 #define NCLASS (EXACT + (32 - 6) * (1 << SUB_SHIFT))
 #define CLASS_WORDS ((NCLASS + BPL - 1) / BPL)
 #define ROOM_MIN 4		/* runs in a class's head, at the least */
-/* The most, one per 16 blocks of the largest chunk, fits @nhead. */
-_Static_assert((MODERN_INDEX_MAX_BITS >> BLOCK_SHIFT) / 16 <= UINT16_MAX, "room");
 #define EXACT_ROOM_MAX 8	/* ... and at the most in a one-length class's */
+/* A wider class's most, one per 16 blocks of the largest chunk, fits @nhead. */
+_Static_assert((MODERN_INDEX_MAX_BITS >> BLOCK_SHIFT) / 16 <= UINT16_MAX, "room");
 
 /* One free run; chunks have at most 2^32 - 1 granules. */
 struct sc_run {
@@ -421,7 +421,7 @@ static unsigned long run_end(const struct modern_index *ix, const unsigned long 
  * runs are walked word by word; from 64 granules up the index leaps to
  * each run long enough, over the shorter ones, and stops at the block's
  * end instead of looking for the next such run in the rest of the chunk
- * (that look cost a 16 MiB pool's best fit a third of its time).
+ * (that look cost a 16 MiB pool's best fit a sixth of its time).
  *
  * Return: whether the block starts any run of the class.
  */
