@@ -89,11 +89,13 @@
  *                     above them, and one bit per 512 granules of "all
  *                     free" map: about 1/13.6 of the bitmap
  *                     (N / G * 0.0092);
- *     size classes    only once best fit has run on the chunk: 167 bits per
- *                     16384 granules, 3 KiB of counts and bounds and 8
- *                     bytes per remembered run (up to one per 2^18
- *                     granules per class): about 1/25 of the bitmap at
- *                     2^23 granules, 1/28 from 2^27, at least 11 KiB a chunk;
+ *     size classes    only once best fit has run on the chunk: up to 167
+ *                     bits per 16384 granules, 3 KiB of counts and bounds
+ *                     and 8 bytes per remembered run, as many runs as keep
+ *                     them and the run index within 1/8 of the bitmap:
+ *                     about 1/19.5 of it from 2^22 granules, 6-9 KiB on
+ *                     smaller chunks (a chunk that runs aligned fit too
+ *                     adds the hints' 1/28 below);
  *     aligned hints   only on chunks of 2^19 granules or more, once
  *                     aligned fit needs them (above): 2 bytes per
  *                     512 granules and 1/7 of that for their tree, 1/28

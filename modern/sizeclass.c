@@ -43,16 +43,17 @@
  *   first on ties.
  *
  * COST
- *   For a chunk of N granules: 167 rows of one bit per 16384 granules with
- *   their summaries (1/98 of the bitmap's N / 8 bytes), 3 KiB of counts,
- *   bounds and horizons, and the heads at 8 bytes a run: up to one run per
- *   2^18 granules for each of the 104 wider classes (at least 4) and up
- *   to 8 for each one-length class, but no more than keeps the run index
- *   and the size classes together within 1/8 of the bitmap.  That is 41 KiB
- *   for the 1 MiB bitmap of 2^23 granules (1/25; 117 KiB or 1/8.8 with the
- *   run index), 1/26 of the bitmap at 2^24 granules, 1/28 from 2^27 on; at
- *   least 11 KiB a chunk, so below 2^22 granules that floor takes the pair
- *   past 1/8.  Allocated the first time best fit runs on the chunk.
+ *   For a chunk of N granules: a row of one bit per 16384 granules with its
+ *   summary for each class up to length N (at most 167 of them: 1/98 of
+ *   the bitmap's N / 8 bytes), 3 KiB of counts, bounds and horizons, and
+ *   the heads at 8 bytes a run: up to 8 runs for each one-length class,
+ *   and for each wider class as many (at least 4) as keep the run index
+ *   and the size classes together within 1/8 of the bitmap.  That is 52 KiB
+ *   for the 1 MiB bitmap of 2^23 granules (1/19.6, the pair exactly 1/8),
+ *   and 1/19.4 of the bitmap from 2^25 granules on; 6-9 KiB on chunks
+ *   of 64 to 2^21 granules, so below 2^21 that floor takes the pair past
+ *   1/8.
+ *   Allocated the first time best fit runs on the chunk.
  */
 #include "sizeclass_internal.h"
 
@@ -72,8 +73,6 @@
 #define CLASS_WORDS ((NCLASS + BPL - 1) / BPL)
 #define ROOM_MIN 4		/* runs in a class's head, at the least */
 #define EXACT_ROOM_MAX 8	/* ... and at the most in a one-length class's */
-/* A wider class's most, one per 16 blocks of the largest chunk, fits @nhead. */
-_Static_assert((MODERN_INDEX_MAX_BITS >> BLOCK_SHIFT) / 16 <= UINT16_MAX, "room");
 
 /* One free run; chunks have at most 2^32 - 1 granules. */
 struct sc_run {
@@ -90,6 +89,7 @@ static const struct sc_run everything = { UINT32_MAX, UINT32_MAX };
  * @nblocks:   blocks of BLOCK_BITS granules
  * @row_words: words per class row
  * @sum_words: words per row summary
+ * @nclass:    classes with rows and heads: those of lengths up to @nbits
  * @room:      runs the head of a class of more than one length can hold
  * @exact_room: runs the head of a one-length class can hold
  * @nonempty:  bit c set iff class c holds a run
@@ -99,15 +99,16 @@ static const struct sc_run everything = { UINT32_MAX, UINT32_MAX };
  * @horizon:   each class's horizon
  * @heads:     the heads, sorted by (length, start): @exact_room runs
  *             for each one-length class, then @room for each of the others
- * @sums:      NCLASS summaries: bit w set iff word w of the row is not 0,
+ * @sums:      @nclass summaries: bit w set iff word w of the row is not 0,
  *             so a refill skips empty stretches of a big chunk's rows
- * @rows:      NCLASS rows of @row_words words
+ * @rows:      @nclass rows of @row_words words
  */
 struct modern_sizeclass {
 	unsigned long nbits;
 	unsigned long nblocks;
 	unsigned long row_words;
 	unsigned long sum_words;
+	unsigned int nclass;
 	unsigned int room;
 	unsigned int exact_room;
 	unsigned long nonempty[CLASS_WORDS];
@@ -253,34 +254,58 @@ static void run_removed(struct modern_sizeclass *sc, unsigned long start, unsign
 		sc->nonempty[c / BPL] &= ~(1UL << (c % BPL));
 }
 
-/* Rows and summaries, in bytes. */
-static size_t rows_bytes(unsigned long nblocks)
+/*
+ * The classes a chunk of @nbits granules can hold runs of: no run is longer
+ * than the chunk, so the classes above its length need no row and no head
+ * (on 2^21 granules, 43 of the 167: a third more room for the others).
+ */
+static unsigned int classes_for(unsigned long nbits)
 {
+	return size_class(nbits) + 1;
+}
+
+/* Head slots per run of room: one-length classes count once each, though
+ * they use no more than EXACT_ROOM_MAX. */
+static unsigned long head_slots(unsigned long nbits, unsigned int room, unsigned int exact)
+{
+	unsigned int n = classes_for(nbits), e = n < EXACT ? n : EXACT;
+
+	return (unsigned long)e * exact + (unsigned long)(n - e) * room;
+}
+
+/* Rows and summaries, in bytes. */
+static size_t rows_bytes(unsigned long nbits)
+{
+	unsigned long nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT;
 	unsigned long row_words = modern_bits_to_longs(nblocks);
 
-	return NCLASS * (row_words + modern_bits_to_longs(row_words)) * sizeof(unsigned long);
+	return classes_for(nbits) * (row_words + modern_bits_to_longs(row_words)) *
+	       sizeof(unsigned long);
 }
 
 /*
- * Room in a wide class's head: one run per 16 blocks (2^18 granules), so a
- * refill, which reads every marked block, comes once in that many
- * allocations from the class at most - but only as much as keeps the run
- * index and the size classes within 1/8 of the bitmap, and at least
- * ROOM_MIN.  No fixed ceiling: a class's runs grow in number with the
- * chunk, and a head that stopped growing would leave every query longer
- * than its last run to a refill (a ceiling of 256 made best fit at 90%
- * full 4.8-7 times slower on 2^27 granules than on 2^17).
+ * Room in a wide class's head: as much as keeps the run index and the size
+ * classes within 1/8 of the bitmap, and at least ROOM_MIN.  A refill reads
+ * every block the class has marked, and a query longer than every run in
+ * the head needs one, so the room is worth more than anything else the
+ * budget could buy.  A ceiling of 256 made best fit at 90% full 4.8-7 times
+ * slower on 2^27 granules than on 2^17, as a class's runs grow in number
+ * with the chunk; a room of one run per 2^18 granules left a 64 MiB pool
+ * at 90% full 8% more instructions a pair than the budget's room.
  */
 static unsigned int wide_room(unsigned long nbits)
 {
-	unsigned long nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT, k = nblocks / 16;
 	size_t fixed = modern_index_bytes(nbits) + sizeof(struct modern_sizeclass) +
-		       rows_bytes(nblocks), budget = nbits / 64;
-	unsigned long afford = budget > fixed ? (budget - fixed) / (NCLASS * sizeof(struct sc_run)) : 0;
+		       rows_bytes(nbits), budget = nbits / 64;
+	unsigned long slots = budget > fixed ? (budget - fixed) / sizeof(struct sc_run) : 0;
+	unsigned long exact = head_slots(nbits, 0, 1), wide = head_slots(nbits, 1, 0), k;
 
-	if (k > afford)
-		k = afford;
-	return k < ROOM_MIN ? ROOM_MIN : (unsigned int)k;
+	/* Every class the same room, unless that passes what a one-length
+	 * class can use: then the wider ones share what those leave. */
+	k = slots / (exact + wide);
+	if (k > EXACT_ROOM_MAX && wide)
+		k = (slots - exact * EXACT_ROOM_MAX) / wide;
+	return k < ROOM_MIN ? ROOM_MIN : k > UINT16_MAX ? UINT16_MAX : (unsigned int)k;
 }
 
 /* A one-length class refills from its horizon on: a few runs suffice. */
@@ -293,11 +318,8 @@ static unsigned int exact_room(unsigned long nbits)
 
 size_t modern_sc_bytes(unsigned long nbits)
 {
-	unsigned long nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT;
-
-	return sizeof(struct modern_sizeclass) + rows_bytes(nblocks) +
-	       (EXACT * exact_room(nbits) + (NCLASS - EXACT) * wide_room(nbits)) *
-	       sizeof(struct sc_run);
+	return sizeof(struct modern_sizeclass) + rows_bytes(nbits) +
+	       head_slots(nbits, wide_room(nbits), exact_room(nbits)) * sizeof(struct sc_run);
 }
 
 /* Every maximal run of the map, in address order, into @sc. */
@@ -324,11 +346,12 @@ struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned lon
 	sc->nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT;
 	sc->row_words = modern_bits_to_longs(sc->nblocks);
 	sc->sum_words = modern_bits_to_longs(sc->row_words);
+	sc->nclass = classes_for(nbits);
 	sc->room = wide_room(nbits);
 	sc->exact_room = exact_room(nbits);
-	sc->sums = &sc->rows[NCLASS * sc->row_words];
+	sc->sums = &sc->rows[sc->nclass * sc->row_words];
 	/* Runs follow the words (struct sc_run needs less alignment). */
-	sc->heads = (struct sc_run *)(void *)&sc->sums[NCLASS * sc->sum_words];
+	sc->heads = (struct sc_run *)(void *)&sc->sums[sc->nclass * sc->sum_words];
 	for (c = 0; c < NCLASS; c++)
 		sc->horizon[c] = everything;
 	add_all(sc, map);
@@ -630,8 +653,11 @@ bool modern_sc_verify(struct modern_sizeclass *sc, const unsigned long *map)
 
 	if (!fresh)
 		return true;	/* cannot tell without memory */
-	for (c = 0; c < NCLASS && ok; c++)
+	for (c = 0; c < sc->nclass && ok; c++)
 		ok = class_ok(sc, fresh, map, c);
+	/* The classes past the chunk's length have nothing to hold. */
+	for (; c < NCLASS && ok; c++)
+		ok = !sc->count[c] && !(sc->nonempty[c / BPL] >> (c % BPL) & 1);
 	modern_sc_destroy(fresh);
 	return ok && heads_complete(sc, map);
 }
