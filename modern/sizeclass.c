@@ -51,7 +51,7 @@
  *   and the size classes together within 1/8 of the bitmap.  That is 52 KiB
  *   for the 1 MiB bitmap of 2^23 granules (1/19.6, the pair exactly 1/8),
  *   and 1/19.4 of the bitmap from 2^25 granules on; 6-9 KiB on chunks
- *   of 64 to 2^21 granules, so below 2^21 that floor takes the pair past
+ *   of 64 to 2^20 granules, so below 2^21 that floor takes the pair past
  *   1/8.
  *   Allocated the first time best fit runs on the chunk.
  */
@@ -257,15 +257,15 @@ static void run_removed(struct modern_sizeclass *sc, unsigned long start, unsign
 /*
  * The classes a chunk of @nbits granules can hold runs of: no run is longer
  * than the chunk, so the classes above its length need no row and no head
- * (on 2^21 granules, 43 of the 167: a third more room for the others).
+ * (on 2^21 granules, 43 of the 167: room for 7 runs a class, not 4).
  */
 static unsigned int classes_for(unsigned long nbits)
 {
 	return size_class(nbits) + 1;
 }
 
-/* Head slots per run of room: one-length classes count once each, though
- * they use no more than EXACT_ROOM_MAX. */
+/* Head slots for a room of @room runs in each wider class and @exact in
+ * each one-length class, over the classes the chunk has. */
 static unsigned long head_slots(unsigned long nbits, unsigned int room, unsigned int exact)
 {
 	unsigned int n = classes_for(nbits), e = n < EXACT ? n : EXACT;
@@ -290,8 +290,8 @@ static size_t rows_bytes(unsigned long nbits)
  * the head needs one, so the room is worth more than anything else the
  * budget could buy.  A ceiling of 256 made best fit at 90% full 4.8-7 times
  * slower on 2^27 granules than on 2^17, as a class's runs grow in number
- * with the chunk; a room of one run per 2^18 granules left a 64 MiB pool
- * at 90% full 8% more instructions a pair than the budget's room.
+ * with the chunk; a room of one run per 2^18 granules cost a 64 MiB pool
+ * at 90% full 19% more instructions a pair than the budget's room.
  */
 static unsigned int wide_room(unsigned long nbits)
 {
