@@ -308,18 +308,19 @@ static unsigned int wide_room(unsigned long nbits)
 	return k < ROOM_MIN ? ROOM_MIN : k > UINT16_MAX ? UINT16_MAX : (unsigned int)k;
 }
 
-/* A one-length class refills from its horizon on: a few runs suffice. */
-static unsigned int exact_room(unsigned long nbits)
+/* A one-length class refills from its horizon on: a few runs suffice, up
+ * to the wider classes' @room. */
+static unsigned int exact_room(unsigned int room)
 {
-	unsigned int k = wide_room(nbits);
-
-	return k < EXACT_ROOM_MAX ? k : EXACT_ROOM_MAX;
+	return room < EXACT_ROOM_MAX ? room : EXACT_ROOM_MAX;
 }
 
 size_t modern_sc_bytes(unsigned long nbits)
 {
+	unsigned int room = wide_room(nbits);
+
 	return sizeof(struct modern_sizeclass) + rows_bytes(nbits) +
-	       head_slots(nbits, wide_room(nbits), exact_room(nbits)) * sizeof(struct sc_run);
+	       head_slots(nbits, room, exact_room(room)) * sizeof(struct sc_run);
 }
 
 /* Every maximal run of the map, in address order, into @sc. */
@@ -348,7 +349,7 @@ struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned lon
 	sc->sum_words = modern_bits_to_longs(sc->row_words);
 	sc->nclass = classes_for(nbits);
 	sc->room = wide_room(nbits);
-	sc->exact_room = exact_room(nbits);
+	sc->exact_room = exact_room(sc->room);
 	sc->sums = &sc->rows[sc->nclass * sc->row_words];
 	/* Runs follow the words (struct sc_run needs less alignment). */
 	sc->heads = (struct sc_run *)(void *)&sc->sums[sc->nclass * sc->sum_words];
