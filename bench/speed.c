@@ -829,11 +829,13 @@ static void usage(FILE *f)
 "\n"
 "  -p, --pools LIST      pool sizes, powers of two (default 1M,16M,256M,1G;\n"
 "                        'none' skips the pair timings)\n"
-"  -o, --occupancy LIST  steady-state occupancies in %% (default 50,90)\n"
+"  -o, --occupancy LIST  steady-state occupancies in %%, 0 to 99 (default\n"
+"                        50,90)\n"
 "  -t, --threads LIST    thread counts (default 1,2; at most 8)\n"
 "  -e, --engines LIST    engines (default: all: genalloc-compare --list, and\n"
 "                        kff8, kbf8, kffo8 (kernel linear path), tlsf8)\n"
-"  -r, --runs N          runs per point; the median is reported (default 5)\n"
+"  -r, --runs N          runs per point, 1 to 64; the median is reported\n"
+"                        (default 5)\n"
 "  -n, --pairs N         pairs per run (default 20000)\n"
 "  -b, --budget MS       a run stops after MS milliseconds even if its pairs\n"
 "                        are not done (default 25)\n"
@@ -880,6 +882,18 @@ static int keep_modern(struct settings *s)
 	return 0;
 }
 
+/* A value getopt accepted but the option does not: name both, since the
+ * usage text alone left the reader guessing which one was wrong. */
+static int bad_value(const struct option *longopts, int c, const char *arg)
+{
+	for (; longopts->name; longopts++)
+		if (longopts->val == c)
+			break;
+	fprintf(stderr, "genalloc-speed: bad --%s '%s' (--help gives the allowed values)\n",
+		longopts->name ? longopts->name : "?", arg);
+	return -1;
+}
+
 static int parse(int argc, char **argv, struct settings *s)
 {
 	static const struct option longopts[] = {
@@ -908,21 +922,21 @@ static int parse(int argc, char **argv, struct settings *s)
 		switch (c) {
 		case 'p':
 			if (parse_list(optarg, s->pools, &s->nr_pools, 1))
-				return -1;
+				return bad_value(longopts, c, optarg);
 			break;
 		case 'o':
 			if (parse_list(optarg, s->occ, &s->nr_occ, 0) || !s->nr_occ)
-				return -1;
+				return bad_value(longopts, c, optarg);
 			for (i = 0; i < s->nr_occ; i++)
 				if (s->occ[i] > 99)
-					return -1;
+					return bad_value(longopts, c, optarg);
 			break;
 		case 't':
 			if (parse_list(optarg, s->threads, &s->nr_threads, 0) || !s->nr_threads)
-				return -1;
+				return bad_value(longopts, c, optarg);
 			for (i = 0; i < s->nr_threads; i++)
 				if (s->threads[i] > MAX_THREADS)
-					return -1;
+					return bad_value(longopts, c, optarg);
 			break;
 		case 'e': {
 			char buf[512], *tok, *save = NULL;
@@ -943,33 +957,33 @@ static int parse(int argc, char **argv, struct settings *s)
 		}
 		case 'r':
 			if (bench_parse_size(optarg, &s->runs) || !s->runs || s->runs > 64)
-				return -1;
+				return bad_value(longopts, c, optarg);
 			runs_set = 1;
 			break;
 		case 'n':
 			if (bench_parse_size(optarg, &s->pairs) || !s->pairs)
-				return -1;
+				return bad_value(longopts, c, optarg);
 			pairs_set = 1;
 			break;
 		case 'l':
 			if (parse_list(optarg, s->linear, &s->nr_linear, 1))
-				return -1;
+				return bad_value(longopts, c, optarg);
 			linear_set = 1;
 			break;
 		case 's':
 			if (bench_parse_size(optarg, &v))
-				return -1;
+				return bad_value(longopts, c, optarg);
 			s->seed = v ? v : 1;
 			break;
 		case 'b':
 			if (bench_parse_size(optarg, &v) || !v)
-				return -1;
+				return bad_value(longopts, c, optarg);
 			s->budget = (double)v / 1000;
 			budget_set = 1;
 			break;
 		case 'w':
 			if (bench_parse_size(optarg, &s->warm))
-				return -1;
+				return bad_value(longopts, c, optarg);
 			break;
 		case 'c':
 			s->csv = optarg;
@@ -980,23 +994,23 @@ static int parse(int argc, char **argv, struct settings *s)
 			snprintf(lo, sizeof(lo), "%s", optarg);
 			dots = strstr(lo, "..");
 			if (!dots)
-				return -1;
+				return bad_value(longopts, c, optarg);
 			*dots = '\0';
 			if (bench_parse_size(lo, &s->size_lo) ||
 			    bench_parse_size(dots + 2, &s->size_hi) || !s->size_lo ||
 			    s->size_hi < s->size_lo)
-				return -1;
+				return bad_value(longopts, c, optarg);
 			break;
 		}
 		case 'k':
 			if (bench_parse_count(optarg, 1, MAX_CHUNKS, &s->chunks))
-				return -1;
+				return bad_value(longopts, c, optarg);
 			break;
 		case 'K':
 			if (!strcmp(optarg, "none"))
 				s->many_chunks = 0;
 			else if (bench_parse_count(optarg, 2, MAX_CHUNKS, &s->many_chunks))
-				return -1;
+				return bad_value(longopts, c, optarg);
 			break;
 		case 'F':
 			s->full = 1;
