@@ -49,7 +49,7 @@ BENCH_ARGS ?=
 # algorithm, the yardstick, the 2005 buddy and compat.
 BENCH_ISSUE_ENGINES := ff8,kff8,bf8,kbf8,ffo8,kffo8,ffa8,kffa8,tlsf8,buddy,compat
 
-.PHONY: compare bench bench-programs help-bench
+.PHONY: compare bench bench-instr bench-programs help-bench
 bench-programs: $(BENCH_COMPARE) $(BENCH_SPEED) $(BENCH_ORDER) $(BENCH_TRACER)
 
 compare: deps-gnuplot
@@ -68,6 +68,13 @@ bench: deps-gnuplot
 	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --pools 1M,64M,1G --sizes 16..65536 \
 		-e $(BENCH_ISSUE_ENGINES) --many-chunks none --linear none --csv build/bench/fixed-loguniform.csv
 
+# Instructions and simulated cache misses a pair, under valgrind: the same
+# on every run, where the times of "make bench" move with the machine.
+INSTR_ARGS ?=
+bench-instr: deps-valgrind
+	@$(MAKE) --no-print-directory VARIANT=release bench-programs
+	bash bench/instr.sh --bin $(BENCH_RELEASE)/genalloc-speed $(INSTR_ARGS)
+
 help: help-bench
 help-bench:
 	@echo 'Bench (bench/):'
@@ -78,4 +85,7 @@ help-bench:
 	@echo '                  64M as 1000 chunks, fixed 64 B and 16 B-64 KiB requests, each'
 	@echo '                  with the harness (loop) cost;'
 	@echo '                  BENCH_FULL=1 for the long version, BENCH_ARGS="..." for options'
+	@echo '  bench-instr     instructions and simulated cache misses per alloc+free pair'
+	@echo '                  under valgrind (repeatable, unlike times; about 2 minutes);'
+	@echo '                  INSTR_ARGS="..." for options (bash bench/instr.sh --help)'
 	@echo '  $(BENCH_TRACER)  LD_PRELOAD malloc tracer (bench/README.md)'

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/instr.sh - instructions and cache misses per alloc+free pair, counted
+# by valgrind rather than timed, for "make bench-instr".
+#
+# Why: on a shared two-core machine the wall-clock figures of "make bench"
+# move by 10-30% from run to run, more than most changes to the engine.
+# Valgrind's counts are the same on every run of the same binary, so they
+# settle whether a change made a pair cheaper, and what a pair is made of.
+# They are not times: a cache miss counts as one instruction here and costs
+# a hundred there, which is why the simulated last-level misses are printed
+# beside them.
+#
+# How: genalloc-speed runs twice per engine under cachegrind, the same fill
+# and warm-up each time, then N and 3N timed pairs; the difference over 2N
+# is the steady-state pair, with the fill and warm-up cancelled out.  The
+# warm-up runs to completion (the time budget is lifted), so both runs
+# reach the same state.  The kernel's linear engines (kff8, ...) are left
+# out by default: their warm-up alone would take hours under valgrind.
+#
+# Caveat: glibc's memset() clears large ranges with "rep stosb", and
+# valgrind counts each byte of it as an instruction; a pair that sets a big
+# range of the bitmap looks far more expensive here than it runs.
+set -euo pipefail
+# Command substitutions too: a failed run must stop the script.
+shopt -s inherit_errexit
+
+usage() {
+	cat <<'EOF'
+Usage: bench/instr.sh [OPTION]...
+Count instructions and simulated cache misses per alloc+free pair with
+valgrind (cachegrind), one thread, each engine at steady state.
+
+  -p, --pools LIST      pool sizes (default 64M)
+  -o, --occupancy LIST  occupancies in % (default 50)
+  -z, --sizes LIST      request size ranges LO..HI, ';'-separated
+                        (default '64..64;16..65536'; 'pool' for the
+                        default of genalloc-speed, scaled to the pool)
+  -e, --engines LIST    engines (default ff8,bf8,ffo8,ffa8,tlsf8,buddy)
+  -n, --pairs N         pairs of the shorter run; the longer runs 3N
+                        (default 20000)
+  -L, --ll BYTES        simulated last-level cache (default 1048576, 8-way)
+  -b, --bin PATH        genalloc-speed to run (default
+                        build/release/bench/genalloc-speed)
+  -h, --help            this text
+EOF
+}
+
+pools=64M occs=50 sizes='64..64;16..65536' engines=ff8,bf8,ffo8,ffa8,tlsf8,buddy
+pairs=20000 ll=1048576 bin=build/release/bench/genalloc-speed
+while [ $# -gt 0 ]; do
+	case $1 in
+	-p|--pools) pools=$2; shift ;;
+	-o|--occupancy) occs=$2; shift ;;
+	-z|--sizes) sizes=$2; shift ;;
+	-e|--engines) engines=$2; shift ;;
+	-n|--pairs) pairs=$2; shift ;;
+	-L|--ll) ll=$2; shift ;;
+	-b|--bin) bin=$2; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "instr.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+	shift
+done
+case $pairs in ''|*[!0-9]*|0) echo "instr.sh: bad --pairs '$pairs'" >&2; exit 2 ;; esac
+case $ll in ''|*[!0-9]*|0) echo "instr.sh: bad --ll '$ll'" >&2; exit 2 ;; esac
+command -v valgrind >/dev/null || { echo "instr.sh: valgrind is not installed" >&2; exit 1; }
+[ -x "$bin" ] || { echo "instr.sh: no $bin (run make first)" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The "summary:" line of a cachegrind output file, as named fields.
+# Events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw.
+run_counts() {	# pool occ engine sizes pairs -> "Ir DLmr DLmw"
+	local out=$tmp/cg.out z=()
+
+	[ "$4" = pool ] || z=(--sizes "$4")
+	valgrind -q --tool=cachegrind --cache-sim=yes --LL="$ll,8,64" \
+		--cachegrind-out-file="$out" "$bin" --pools "$1" --occupancy "$2" \
+		--engines "$3" "${z[@]}" --threads 1 --runs 1 --pairs "$5" \
+		--budget 100000000 --warmup 2 --many-chunks none --linear none \
+		>/dev/null 2>"$tmp/err" || {
+		# Valgrind's notes on the host's caches are not the error.
+		grep -v -e 'warning: .*L[L3] cache' "$tmp/err" >&2
+		exit 1
+	}
+	awk '/^summary:/ { print $2, $7, $10 }' "$out"
+}
+
+# Per pair of the steady state: "instructions LL-read-misses LL-write-misses".
+# Every run of genalloc-speed also runs the harness (the loop on a no-op
+# engine) as many pairs: its counts, the fifth argument, are taken back out.
+per_pair() {	# pool occ engine sizes harness-counts
+	local c1 c3 i1 r1 w1 i3 r3 w3
+
+	# Plain assignments, so that a failed run stops the script (set -e).
+	c1=$(run_counts "$1" "$2" "$3" "$4" "$pairs")
+	c3=$(run_counts "$1" "$2" "$3" "$4" $((3 * pairs)))
+	read -r i1 r1 w1 <<<"$c1"
+	read -r i3 r3 w3 <<<"$c3"
+	awk -v n=$((2 * pairs)) -v i=$((i3 - i1)) -v r=$((r3 - r1)) -v w=$((w3 - w1)) \
+	    -v h="$5" 'BEGIN {
+		split(h, x, " ")
+		i = i / n - x[1]; r = r / n - x[2]; w = w / n - x[3]
+		# The cache states of the two runs differ a little: fewer misses in
+		# the longer run is noise of the model, not a pair that saves some.
+		if (r < 0) r = 0
+		if (w < 0) w = 0
+		printf "%.1f %.3f %.3f\n", i, r, w
+	}'
+}
+
+row() {	# name "i r w" reference-instructions
+	awk -v e="$1" -v c="$2" -v f="$3" 'BEGIN {
+		split(c, x, " ")
+		v = (f > 0) ? x[1] / f : 1
+		printf "  %-8s %12.0f %8.2f %14.2f %14.2f\n", e, x[1], v, x[2], x[3]
+	}'
+}
+
+echo "INSTRUCTIONS per alloc+free pair (valgrind cachegrind; last level $((ll >> 10)) KiB, 8-way)"
+echo "  one thread, steady state: (counts of $((3 * pairs)) pairs - counts of $pairs) / $((2 * pairs));"
+echo "  each figure includes the loop (random victim, size draw, calls), as in make bench"
+IFS=, read -ra elist <<<"$engines"
+IFS=';' read -ra zlist <<<"$sizes"
+IFS=, read -ra plist <<<"$pools"
+IFS=, read -ra olist <<<"$occs"
+for z in "${zlist[@]}"; do
+	for p in "${plist[@]}"; do
+		for o in "${olist[@]}"; do
+			echo
+			echo "workload: pool $p, $o% full, sizes ${z/pool/pool-scaled (genalloc-speed default)} B"
+			printf '  %-8s %12s %8s %14s %14s\n' engine instr/pair "vs ${elist[0]}" \
+				"LL rd miss/pr" "LL wr miss/pr"
+			# The harness runs twice here: as the engine and as itself.
+			harness=$(per_pair "$p" "$o" harness "$z" "0 0 0" |
+				  awk '{ printf "%.1f %.3f %.3f", $1 / 2, $2 / 2, $3 / 2 }')
+			ref=0
+			for e in "${elist[@]}"; do
+				c=$(per_pair "$p" "$o" "$e" "$z" "$harness")
+				row "$e" "$c" "$ref"
+				[ "$ref" != 0 ] || ref=${c%% *}
+			done
+			row harness "$harness" "$ref"
+			echo "  rerun: bash bench/instr.sh --pools $p --occupancy $o --sizes '$z' --engines $engines --pairs $pairs --ll $ll --bin $bin"
+		done
+	done
+done
