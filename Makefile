@@ -71,6 +71,12 @@ endif
 
 # A compiler other than the default gets its own trees too.
 CCNAME := $(notdir $(firstword $(CC)))
+# The C++ compiler (for test/cxx) is CC's sibling: objects of one
+# toolchain, sanitizer runtimes included, unless CXX is given.
+ifeq ($(origin CXX),default)
+CXX := $(if $(findstring clang,$(CCNAME)),$(subst clang,clang++,$(CCNAME)),\
+	$(if $(findstring gcc,$(CCNAME)),$(subst gcc,g++,$(CCNAME)),g++))
+endif
 B := build/$(VARIANT)$(if $(filter cc,$(CCNAME)),,-$(CCNAME))
 
 ALL_CFLAGS := $(BASE_CFLAGS) $(VARIANT_CFLAGS_$(VARIANT)) $(CFLAGS)
@@ -107,7 +113,8 @@ help: help-core
 
 # ---------------------------------------------------------------- top targets
 .PHONY: all lib check check-run check-asan check-tsan check-valgrind coverage \
-	install uninstall clean help help-core deps-check deps-lcov deps-valgrind deps-gnuplot
+	install uninstall clean help help-core deps-check deps-lcov deps-valgrind deps-gnuplot \
+	deps-cxx
 
 all: lib $(PROGRAMS)
 ifeq ($(B),build/release)
@@ -249,6 +256,8 @@ deps-valgrind:
 	$(call require_pkgs,command -v valgrind,valgrind)
 deps-gnuplot:
 	$(call require_pkgs,command -v gnuplot,gnuplot-nox)
+deps-cxx:
+	$(call require_pkgs,command -v $(CXX),$(if $(findstring clang,$(CXX)),clang,g++))
 
 # ---------------------------------------------------------------- install
 PUBLIC_HDRS := $(filter-out %/internal.h %_internal.h,$(LIB_HDRS))

@@ -135,6 +135,7 @@ struct compat_backend_ops;
  * @next:          unused, NULL (free for the caller to chain pools)
  * @h:             NULL: the free lists live inside the backend
  * @private:       the @data argument of alloc_gen_pool(), for the callback
+ *                 (@private_ in C++, where private is a keyword)
  * @max_chunk_shift: log2 of the chunk size (and of the largest block)
  *
  * The fields after @max_chunk_shift belong to compat; do not use them.
@@ -144,7 +145,11 @@ struct gen_pool {
 	unsigned long (*get_new_chunk)(struct gen_pool *);
 	struct gen_pool *next;
 	struct gen_pool_link *h;
+#ifndef __cplusplus
 	unsigned long private;
+#else
+	unsigned long private_;	/* the same member: private is C++'s keyword */
+#endif
 	int max_chunk_shift;
 
 	/* private to compat/ */

@@ -114,6 +114,7 @@ struct legacy_frame;
  * @h:             the free-list heads, one per order: h[0] is 32 bytes,
  *                 h[max_chunk_shift - ALLOC_MIN_SHIFT] the chunk size
  * @private:       the @data argument of alloc_gen_pool(), for the callback
+ *                 (@private_ in C++, where private is a keyword)
  * @max_chunk_shift: log2 of the chunk size (and of the largest block)
  *
  * The fields after @max_chunk_shift are the engine's own; do not use them.
@@ -123,7 +124,11 @@ struct gen_pool {
 	unsigned long (*get_new_chunk)(struct gen_pool *);
 	struct gen_pool *next;
 	struct gen_pool_link *h;
+#ifndef __cplusplus
 	unsigned long private;
+#else
+	unsigned long private_;	/* the same member: private is C++'s keyword */
+#endif
 	int max_chunk_shift;
 
 	/* private to legacy/ */

@@ -155,13 +155,29 @@
 #ifndef GENALLOC_MODERN_GENALLOC_H
 #define GENALLOC_MODERN_GENALLOC_H
 
-#include <stdatomic.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#ifndef __cplusplus
+#include <stdatomic.h>
+#include <stdbool.h>
+#endif
 
 #include "../common/api.h"
 #include "../common/error.h"
+
+/*
+ * C++ includes this header too (all of it but the ATOMIC members is plain
+ * C that C++ also reads).  C++ has no _Atomic before C++23, so it sees
+ * those members as their plain types, which on every ABI the library
+ * builds for have the same size and alignment (modern/pool.c checks);
+ * they are the engine's, and C++ code must not touch them.
+ */
+#ifdef __cplusplus
+#define GENALLOC_ATOMIC(type) type
+extern "C" {
+#else
+#define GENALLOC_ATOMIC(type) _Atomic(type)
+#endif
 
 /* ------------------------------------------------------------------ types */
 
@@ -205,7 +221,7 @@ typedef unsigned long (*genpool_algo_t)(unsigned long *map, unsigned long size,
  * @word: 0 free, 1 held, 2 held with possible sleepers
  */
 struct modern_lock {
-	_Atomic unsigned int word;
+	GENALLOC_ATOMIC(unsigned int) word;
 };
 
 /**
@@ -226,7 +242,7 @@ struct modern_lock {
  */
 struct gen_pool {
 	struct modern_lock lock;
-	_Atomic(struct gen_pool_chunk *) chunks;
+	GENALLOC_ATOMIC(struct gen_pool_chunk *) chunks;
 	int min_alloc_order;
 	genpool_algo_t algo;
 	void *data;
@@ -251,7 +267,7 @@ struct gen_pool {
  */
 struct gen_pool_chunk {
 	struct gen_pool_chunk *next_chunk;
-	_Atomic long avail;
+	GENALLOC_ATOMIC(long) avail;
 	phys_addr_t phys_addr;
 	void *owner;
 	unsigned long start_addr;
@@ -897,5 +913,9 @@ static inline void gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *
 {
 	modern_gen_pool_stats(pool, st);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* GENALLOC_MODERN_GENALLOC_H */

@@ -51,6 +51,16 @@ static struct gen_pool_chunk *find_chunk(struct gen_pool *pool, unsigned long ad
 	return NULL;
 }
 
+/* C++ sees the header's atomic members as their plain types
+ * (GENALLOC_ATOMIC in genalloc.h): the layouts must agree. */
+_Static_assert(sizeof(_Atomic long) == sizeof(long) &&
+	       _Alignof(_Atomic long) == _Alignof(long) &&
+	       sizeof(_Atomic unsigned int) == sizeof(unsigned int) &&
+	       _Alignof(_Atomic unsigned int) == _Alignof(unsigned int) &&
+	       sizeof(_Atomic(struct gen_pool_chunk *)) == sizeof(struct gen_pool_chunk *) &&
+	       _Alignof(_Atomic(struct gen_pool_chunk *)) == _Alignof(struct gen_pool_chunk *),
+	       "an atomic member must be laid out as its plain type");
+
 /* The bitmap follows the header on the cache line where modern_meta_zalloc()
  * starts the block, so each of the index's 8-word blocks is one line. */
 _Static_assert(offsetof(struct gen_pool_chunk, bits) % MODERN_META_LINE == 0,
