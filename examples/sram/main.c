@@ -157,6 +157,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	checking = argc == 2;
+	/* The driver's messages go to stderr: keep them in step with ours. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* The "ioremap": the SRAM is plain memory here. */
 	base = aligned_alloc(4096, SRAM_SIZE);
 	if (!base)
