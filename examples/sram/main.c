@@ -128,6 +128,29 @@ static void codec_stop(struct device_node *np)
 	gen_pool_free(of_gen_pool_get(np, "sram", 0), (unsigned long)codec_buf, 0x1000);
 }
 
+/* A device tree whose children overlap: the probe must fail with -EINVAL
+ * and leave nothing behind once its device is released. */
+static void bad_board(void *base)
+{
+	struct device_node np = { .name = "sram", .full_name = "sram@5d000000" };
+	struct device_node a = { .name = "a", .full_name = "a@0", .parent = &np };
+	struct device_node b = { .name = "b", .full_name = "b@800", .parent = &np };
+	struct sram_reserve rsv[] = {
+		{ .np = &a, .start = 0, .size = 0x1000 },
+		{ .np = &b, .start = 0x800, .size = 0x1000 },
+	};
+	struct device dev = { .name = "sram@5d000000" };
+	struct sram_dev *sram;
+
+	printf("a board whose reserved ranges overlap:\n");
+	device_initialize(&dev);
+	device_set_of_node(&dev, &np);
+	sram = sram_probe(&dev, base, 0x5d000000UL, SRAM_SIZE, rsv, 2);
+	expect("probe fails: -error (EINVAL is 0x16)", IS_ERR(sram) ? -PTR_ERR(sram) : 0, EINVAL);
+	expect_true("the release frees what it had made", devres_release_all(&dev) > 0);
+	device_release(&dev);
+}
+
 int main(int argc, char **argv)
 {
 	struct device_node root = { .name = "", .full_name = "/" };
@@ -172,6 +195,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	bad_board(base);
 	dma_engine(&dma_np, base);
 	codec_start(&codec_np, base);
 	printf("unbinding with the codec's buffer out:\n");
