@@ -204,9 +204,13 @@ unsigned long modern_index_find_below(const struct modern_index *ix, const unsig
  * The lowest window always starts its free run: one bit lower would
  * otherwise be a lower window.
  *
+ * Unlike modern_index_find(), it may bring the tree up to date with a
+ * release it has not been told of yet (see modern/index.c), which is why
+ * the index is not const.
+ *
  * Return: the run's first bit, or MODERN_INDEX_NONE.
  */
-unsigned long modern_index_find_first(const struct modern_index *ix, const unsigned long *map,
+unsigned long modern_index_find_first(struct modern_index *ix, const unsigned long *map,
 				      unsigned long nr, unsigned long *run_end);
 
 /**

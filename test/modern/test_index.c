@@ -96,6 +96,19 @@ static unsigned long linear_best(unsigned long *map, unsigned long nbits, unsign
 	return r < nbits ? r : MODERN_INDEX_NONE;
 }
 
+/* The longest run of clear bits, bit by bit. */
+static unsigned long linear_longest(const unsigned long *map, unsigned long nbits)
+{
+	unsigned long i, run = 0, best = 0;
+
+	for (i = 0; i < nbits; i++) {
+		run = test_bit(map, i) ? 0 : run + 1;
+		if (run > best)
+			best = run;
+	}
+	return best;
+}
+
 /* An all-free bitmap of @nbits bits in *@map, and its index. */
 static struct modern_index *new_index(unsigned long nbits, unsigned long **map)
 {
@@ -229,6 +242,75 @@ START_TEST(queries_match_linear_search)
 	modern_index_update(ix, map, 0, nbits);
 	EXPECT_EQ(modern_index_longest(ix), 0);
 	EXPECT_EQ(modern_index_find(ix, map, 0, 1), MODERN_INDEX_NONE);
+	modern_index_destroy(ix);
+	free(map);
+}
+END_TEST
+
+/*
+ * A release's rise reaches the tree only at the next change elsewhere
+ * (put_block_as() in modern/index.c): until then every search must still
+ * see the released run, through whichever path it climbs the tree.  On an
+ * all-used map, release one run at a random place (and sometimes a second,
+ * which tells the tree of the first), then ask every query without a
+ * claim between, so that the rise is still pending when each one runs.
+ */
+START_TEST(a_pending_rise_is_seen_by_every_search)
+{
+	unsigned long long rng = 0x5eed + (unsigned long long)_i;
+	unsigned long nbits = awkward[_i], *map, p, len, q, lo, nr, end, mask;
+	struct modern_index *ix = new_index(nbits, &map);
+	int round;
+
+	for (round = 0; round < 200; round++) {
+		modern_bitmap_set(map, 0, nbits);
+		modern_index_rebuild(ix, map);
+		len = 1 + test_rng_below(&rng, test_rng_below(&rng, 2) ? 16 : 600);
+		if (len > nbits)
+			len = nbits;
+		p = test_rng_below(&rng, nbits - len + 1);
+		modern_bitmap_clear(map, p, len);
+		modern_index_update(ix, map, p, len);
+		if (test_rng_below(&rng, 3) == 0) {
+			/* A second hole, not touching the first. */
+			q = test_rng_below(&rng, nbits);
+			if (q + 1 < p || q > p + len) {
+				modern_bitmap_clear(map, q, 1);
+				modern_index_update(ix, map, q, 1);
+			}
+		}
+		ck_assert(modern_index_verify(ix, map));
+		nr = 1 + test_rng_below(&rng, len + 1);
+		lo = test_rng_below(&rng, p + 1);
+		/* One query a round, each on the untouched state. */
+		switch (round % 6) {
+		case 0:
+			EXPECT_EQ(modern_index_longest(ix), linear_longest(map, nbits));
+			break;
+		case 1:
+			EXPECT_EQ(modern_index_find(ix, map, lo, nr),
+				  linear_first(map, nbits, lo, nr, 0, 0));
+			break;
+		case 2:
+			EXPECT_EQ(modern_index_find_below(ix, map, lo, nr, nbits, &end),
+				  linear_first(map, nbits, lo, nr, 0, 0));
+			break;
+		case 3:
+			for (mask = 1; mask < nr; mask <<= 1)
+				;
+			aligned_checked(ix, map, nbits, nr, mask - 1, 0, test_rng_below(&rng, 2),
+					&end);
+			break;
+		case 4:
+			EXPECT_EQ(modern_index_best_fit(ix, map, nr, &end), linear_best(map, nbits, nr));
+			break;
+		default:
+			EXPECT_EQ(modern_index_find_first(ix, map, nr, &end),
+				  linear_first(map, nbits, 0, nr, 0, 0));
+			break;
+		}
+		ck_assert(modern_index_verify(ix, map));
+	}
 	modern_index_destroy(ix);
 	free(map);
 }
@@ -652,6 +734,54 @@ static void twin_drain(struct twin *t)
 	gen_pool_destroy(t->lin);
 }
 
+/*
+ * The same through a pool: with every granule allocated, free one block
+ * and ask for its size again.  The only room is the block just freed, so
+ * each algorithm must give it back; the chunk directory, which skips
+ * chunks too short for a request, must have seen the free.
+ */
+START_TEST(a_freed_block_of_a_full_pool_comes_back)
+{
+	unsigned long long rng = 0xf00 + (unsigned long long)_i;
+	const size_t nblocks = 3000, size = 24;
+	struct genpool_data_fixed fx;
+	unsigned long base = 0x100000, a, got;
+	struct gen_pool *pool = gen_pool_create(3, -1);
+	void *data;
+	size_t i, k;
+
+	ck_assert_ptr_nonnull(pool);
+	ck_assert_int_eq(gen_pool_add(pool, base, nblocks * size, -1), 0);
+	for (i = 0; i < nblocks; i++)
+		ck_assert_uint_eq(gen_pool_alloc(pool, size), base + i * size);
+	ck_assert_uint_eq(gen_pool_avail(pool), 0);
+	for (i = 0; i < 300; i++) {
+		k = (size_t)test_rng_below(&rng, nblocks);
+		a = base + k * size;
+		gen_pool_free(pool, a, size);
+		data = NULL;
+		if (_i == FIXED) {
+			fx.offset = k * size;
+			data = &fx;
+		} else if (_i == ALIGN) {
+			static struct genpool_data_align al = { .align = 8 };
+			data = &al;
+		}
+		/* Order-aligned fit wants 32 granule-aligned: only some fit. */
+		got = gen_pool_alloc_algo(pool, size, algos[_i], data);
+		if (_i == ORDER && ((a - base) >> 3) % 4) {
+			EXPECT_EQ(got, 0);
+			got = gen_pool_alloc(pool, size);
+		}
+		EXPECT_EQ(got, a);
+		ck_assert_int_eq(gen_pool_check(pool), 0);
+	}
+	for (i = 0; i < nblocks; i++)
+		gen_pool_free(pool, base + i * size, size);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 /* Chunks whose sizes end on and around word, leaf and node boundaries,
  * at unaligned bases; the checker runs after every step. */
 START_TEST(indexed_pool_places_as_the_kernel)
@@ -872,6 +1002,8 @@ Suite *modern_index_suite(void)
 	tcase_add_loop_test(tc, queries_match_linear_search, 0, (int)NR_AWKWARD);
 	tcase_add_loop_test(tc, claims_with_known_run_stay_exact, 0, (int)NR_AWKWARD);
 	tcase_add_test(tc, single_bit_updates_stay_exact);
+	tcase_add_loop_test(tc, a_pending_rise_is_seen_by_every_search, 0, (int)NR_AWKWARD);
+	tcase_add_loop_test(tc, a_freed_block_of_a_full_pool_comes_back, 0, NALGOS);
 	tcase_add_test(tc, order_hints_learn_and_are_raised);
 	tcase_add_test(tc, order_hints_turn_on_when_searches_waste_blocks);
 	tcase_add_loop_test(tc, order_hint_tree_finds_the_next_block, 0, 8);
