@@ -130,7 +130,7 @@
  * @lastw:   the bitmap's last word (its number of words - 1), where the
  *           bits past the chunk begin
  * @dirty:   a block whose value rose without its ancestors being told
- *           (NO_DIRTY for none; see put_block_as())
+ *           (NO_DIRTY for none; see THE DIRTY BLOCK below)
  * @dirty_pv: the value @dirty's ancestors account for it, below its own
  * @nlevels: levels of the max tree, blocks included; the last has one node
  * @nfull:   levels of the full map
@@ -661,7 +661,7 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 	return a > b ? a : b;
 }
 
-/* Inlined: put_block() calls it at every level it lowers, and the call
+/* Inlined: carry_fall() calls it at every level it lowers, and the call
  * cost a fifth of the work (callgrind). */
 static MODERN_ALWAYS_INLINE uint32_t
 node_max(const struct modern_index *ix, unsigned int l, unsigned long i)
@@ -676,32 +676,36 @@ node_max(const struct modern_index *ix, unsigned int l, unsigned long i)
 		       max_u32(max_u32(c[4], c[5]), max_u32(c[6], c[7])));
 }
 
-/* Block @b's value, which its ancestors know as @old, is now @v (already
- * stored): carry the change up while it moves a maximum.
- * The level count is read once: the stores are to uint32_t, which could
- * alias it, so the compiler would otherwise reload it every level.
- * Inlined at its callers (callgrind: 11 fewer instructions a pair than a
- * call; the rising walk alone inline and the falling one out of line saved
- * 2). */
-static MODERN_ALWAYS_INLINE void
-carry_up(struct modern_index *ix, unsigned long b, uint32_t old, uint32_t v)
+/* Block @b's value rose to @v (already stored): carry it up to the first
+ * ancestor already as large.  The level count is read once: the stores are
+ * to uint32_t, which could alias it, so the compiler would otherwise
+ * reload it every level.  Inlined at its callers, as carry_fall() (the
+ * two walks inline at their callers: 11 fewer instructions a pair than
+ * calls, callgrind). */
+static MODERN_ALWAYS_INLINE void carry_rise(struct modern_index *ix, unsigned long b, uint32_t v)
 {
 	const unsigned int nlevels = ix->nlevels;
 	unsigned long i = b;
 	unsigned int l;
 
-	if (v > old) {
-		/* Up to the first ancestor already as large. */
-		for (l = 1; l < nlevels; l++) {
-			i /= FAN;
-			if (ix->max[l][i] >= v)
-				return;
-			ix->max[l][i] = v;
-		}
-		return;
+	for (l = 1; l < nlevels; l++) {
+		i /= FAN;
+		if (ix->max[l][i] >= v)
+			return;
+		ix->max[l][i] = v;
 	}
-	/* Down: while the ancestor's maximum was this child's (it equals the
-	 * old value; a larger one came from elsewhere), and still moves. */
+}
+
+/* Block @b's value, which its ancestors know as @old, fell to @v (already
+ * stored): while the ancestor's maximum was this child's (it equals the
+ * old value; a larger one came from elsewhere), and still moves. */
+static MODERN_ALWAYS_INLINE void
+carry_fall(struct modern_index *ix, unsigned long b, uint32_t old, uint32_t v)
+{
+	const unsigned int nlevels = ix->nlevels;
+	unsigned long i = b;
+	unsigned int l;
+
 	for (l = 1; l < nlevels && v != old; l++) {
 		i /= FAN;
 		if (ix->max[l][i] > old)
@@ -711,64 +715,92 @@ carry_up(struct modern_index *ix, unsigned long b, uint32_t old, uint32_t v)
 	}
 }
 
-/* Tell the ancestors of the dirty block its value, always a rise. */
+/* Tell the ancestors of the dirty block its value, always a rise.  Out of
+ * line: one copy serves the updates and the searches (settle_dirty()). */
 static MODERN_ALWAYS_INLINE void flush_dirty_block(struct modern_index *ix)
 {
 	uint32_t b = ix->dirty;
 
 	ix->dirty = NO_DIRTY;
-	carry_up(ix, b, ix->dirty_pv, ix->max[0][b]);
+	carry_rise(ix, b, ix->max[0][b]);
 }
 
 /*
- * Block @b's value becomes @v.  A release's rise (@defer) is not carried up
- * at once: the block becomes the dirty one, which every search of the tree
- * also looks at (with_dirty()), and the walk happens only when another
- * block changes.  The free and alloc of a small block raise a block and
- * lower it back, and then neither walk happens at all.  Only one block is
- * dirty at a time, and every other change finds a tree that is exact but
- * for it: the falling walk's test of an ancestor against the old value
- * needs that.
+ * THE DIRTY BLOCK
+ * A release's rise is not carried up at once: the block becomes the dirty
+ * one, its ancestors still counting it at its old value (@dirty_pv), and
+ * every search of the tree also looks at it (with_dirty()).  The walk
+ * happens when another block changes, or when a search is about to claim
+ * elsewhere (settle_dirty()).  A free and then an alloc of one small size
+ * raise a block and lower it back, and then neither walk happens at all.
+ * Only one block is dirty at a time, and a block's fall is carried up only
+ * in a tree that is exact, the dirty block told first: the falling walk's
+ * test of an ancestor against the old value needs that, and its maxima
+ * would take in the dirty block's untold value.  A rise needs no such care.
  */
-static MODERN_ALWAYS_INLINE void
-put_block_as(struct modern_index *ix, unsigned long b, uint32_t v, bool defer)
+
+/* Block @b's value falls to @v (or stays). */
+static MODERN_ALWAYS_INLINE void lower_block(struct modern_index *ix, unsigned long b, uint32_t v)
 {
 	uint32_t old = ix->max[0][b];
 
 	ix->max[0][b] = v;
 	if (b == ix->dirty) {
+		/* The ancestors know it at dirty_pv: they need telling only
+		 * when it falls to that or below. */
 		if (v > ix->dirty_pv)
 			return;
 		ix->dirty = NO_DIRTY;
-		carry_up(ix, b, ix->dirty_pv, v);
+		carry_fall(ix, b, ix->dirty_pv, v);
 		return;
 	}
 	if (v == old)
 		return;
 	if (ix->dirty != NO_DIRTY)
 		flush_dirty_block(ix);
-	if (defer) {
-		ix->dirty = (uint32_t)b;
-		ix->dirty_pv = old;
-		return;
-	}
-	carry_up(ix, b, old, v);
+	carry_fall(ix, b, old, v);
 }
 
-static MODERN_ALWAYS_INLINE void
-put_block(struct modern_index *ix, unsigned long b, uint32_t v)
+/* Block @b's value rises to @v (> its value).  A rise leaves the tree as
+ * exact as it was, dirty block and all: no need to settle that first. */
+static MODERN_ALWAYS_INLINE void raise_block(struct modern_index *ix, unsigned long b, uint32_t v)
 {
-	put_block_as(ix, b, v, false);
+	ix->max[0][b] = v;
+	if (b != ix->dirty)
+		carry_rise(ix, b, v);
 }
 
-/* The dirty block instead of @r (a block the tree found, or NONE) when it is
- * in [@lo, @r) and holds @nr: the tree's search cannot see its rise. */
+/* raise_block() for a release: the block becomes the dirty one. */
+static MODERN_ALWAYS_INLINE void raise_block_later(struct modern_index *ix, unsigned long b,
+						   uint32_t v)
+{
+	uint32_t old = ix->max[0][b];
+
+	ix->max[0][b] = v;
+	if (b == ix->dirty)
+		return;
+	if (ix->dirty != NO_DIRTY)
+		flush_dirty_block(ix);
+	ix->dirty = (uint32_t)b;
+	ix->dirty_pv = old;
+}
+
+/* Where a search of the tree found @r (a block, or NONE) starting from
+ * block @lo, the dirty block may lie before it and hold @nr. */
 static MODERN_ALWAYS_INLINE unsigned long
-with_dirty(const struct modern_index *ix, unsigned long r, unsigned long lo, unsigned long nr)
+dirty_before(const struct modern_index *ix, unsigned long r, unsigned long lo, unsigned long nr)
 {
 	unsigned long d = ix->dirty;
 
-	return d != NO_DIRTY && d >= lo && d < r && ix->max[0][d] >= nr ? d : r;
+	return d >= lo && d < r && ix->max[0][d] >= nr ? d : r;
+}
+
+/* The dirty block instead of @r when it is in [@lo, @r) and holds @nr: the
+ * tree's search cannot see its rise. */
+static MODERN_ALWAYS_INLINE unsigned long
+with_dirty(const struct modern_index *ix, unsigned long r, unsigned long lo, unsigned long nr)
+{
+	return ix->dirty == NO_DIRTY ? r : dirty_before(ix, r, lo, nr);
 }
 
 /*
@@ -1298,9 +1330,9 @@ static struct run released(struct modern_index *ix, const unsigned long *map,
 	/* The run that started at b is now part of the one from s, which
 	 * covers block bb up to e: bb's runs start past e, if any do. */
 	if (e > b && bb != bs && ix->max[0][bb] == e - b)
-		put_block(ix, bb, e >> BLOCK_SHIFT == bb ? block_part(ix, map, bb, e, &merged) : 0);
+		lower_block(ix, bb, e >> BLOCK_SHIFT == bb ? block_part(ix, map, bb, e, &merged) : 0);
 	if (e - s > ix->max[0][bs])
-		put_block_as(ix, bs, (uint32_t)(e - s), true);
+		raise_block_later(ix, bs, (uint32_t)(e - s));
 	return merged;
 }
 
@@ -1315,9 +1347,9 @@ claimed(struct modern_index *ix, const unsigned long *map, unsigned long b, stru
 	struct run rest = { b, e };
 
 	if (ix->max[0][bs] == e - s)
-		put_block(ix, bs, block_value(ix, map, bs, &rest));
+		lower_block(ix, bs, block_value(ix, map, bs, &rest));
 	if (e > b && e - b > ix->max[0][bb])
-		put_block(ix, bb, (uint32_t)(e - b));
+		raise_block(ix, bb, (uint32_t)(e - b));
 	return was;
 }
 
@@ -1562,8 +1594,8 @@ block_find(const struct modern_index *ix, const unsigned long *map, unsigned lon
 }
 
 /*
- * The leftmost block of value >= @nr (<= nbits), or MODERN_INDEX_NONE.  The
- * descent starts two levels below the root, on the level of at most 64
+ * The leftmost block of value >= @nr (<= nbits) that the tree shows, or
+ * MODERN_INDEX_NONE.  The descent starts two levels below the root, on the level of at most 64
  * nodes, read from the left: those reads need not wait on one another, as
  * each level of a descent waits on the one above (wall time: 1-3% a pair
  * on both workloads at 64M).  Inlined, @wide as for ge_mask().
@@ -1577,27 +1609,27 @@ first_block_ge(const struct modern_index *ix, unsigned long nr, bool wide)
 	for (g = 0; g < n; g += FAN) {
 		m = ge_mask(&ix->max[l][g], nr, wide);
 		if (m)
-			return with_dirty(ix, descend(ix, l, g + (unsigned long)__builtin_ctz(m),
-						      nr, wide), 0, nr);
+			return descend(ix, l, g + (unsigned long)__builtin_ctz(m), nr, wide);
 	}
-	return with_dirty(ix, MODERN_INDEX_NONE, 0, nr);
+	return MODERN_INDEX_NONE;
 }
 
-/* first_block_ge() for @nr, which may exceed the chunk; the test of the
- * chunk's size picks the narrow comparisons whenever they are exact. */
+/* The leftmost block of value >= @nr, which may exceed the chunk: the
+ * tree's (the test of the chunk's size picks the narrow comparisons
+ * whenever they are exact), or the dirty block before it. */
 static MODERN_ALWAYS_INLINE unsigned long
 leftmost_block_ge(const struct modern_index *ix, unsigned long nr)
 {
 	/* No run is longer than the chunk. */
 	if (nr > ix->nbits)
 		return MODERN_INDEX_NONE;
-	return ix->nbits <= INT32_MAX ? first_block_ge(ix, nr, false)
-				      : first_block_ge(ix, nr, true);
+	return with_dirty(ix, ix->nbits <= INT32_MAX ? first_block_ge(ix, nr, false)
+						      : first_block_ge(ix, nr, true), 0, nr);
 }
 
 /*
  * A search will claim in block @b (MODERN_INDEX_NONE: nowhere): unless that
- * is the dirty block, whose claim usually lowers it back (put_block_as()),
+ * is the dirty block, whose claim usually lowers it back (lower_block()),
  * carry the dirty block's rise up now.  The claim's walk would do it
  * anyway; here it overlaps the scan of @b instead of delaying the claim
  * (wall time, first fit of log-uniform sizes at 64M: 238 ns a pair without
@@ -1606,6 +1638,14 @@ leftmost_block_ge(const struct modern_index *ix, unsigned long nr)
 static MODERN_ALWAYS_INLINE void settle_dirty(struct modern_index *ix, unsigned long b)
 {
 	if (ix->dirty != NO_DIRTY && b != ix->dirty)
+		flush_dirty_block(ix);
+}
+
+/* A search for @nr that cannot end in the dirty block, too short for it,
+ * settles it first, where a walk costs least (as a release did it). */
+static MODERN_ALWAYS_INLINE void settle_short_dirty(struct modern_index *ix, unsigned long nr)
+{
+	if (ix->dirty != NO_DIRTY && ix->max[0][ix->dirty] < nr)
 		flush_dirty_block(ix);
 }
 
@@ -1945,7 +1985,10 @@ unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned 
 					unsigned long nr, unsigned long mask, unsigned long off,
 					unsigned long *run_end)
 {
-	unsigned long r = find_on_grid(ix, map, nr, mask, off, mask, off & mask, run_end);
+	unsigned long r;
+
+	settle_short_dirty(ix, nr);
+	r = find_on_grid(ix, map, nr, mask, off, mask, off & mask, run_end);
 
 	settle_dirty(ix, r == MODERN_INDEX_NONE ? r : r >> BLOCK_SHIFT);
 	return r;
@@ -1954,8 +1997,10 @@ unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned 
 unsigned long modern_index_find_order_aligned(struct modern_index *ix, const unsigned long *map,
 					      unsigned long nr, unsigned long *run_end)
 {
-	unsigned long r = find_on_grid(ix, map, nr, order_mask(nr), 0, MODERN_INDEX_ORDER_GRID, 0,
-				       run_end);
+	unsigned long r;
+
+	settle_short_dirty(ix, nr);
+	r = find_on_grid(ix, map, nr, order_mask(nr), 0, MODERN_INDEX_ORDER_GRID, 0, run_end);
 
 	settle_dirty(ix, r == MODERN_INDEX_NONE ? r : r >> BLOCK_SHIFT);
 	return r;
@@ -1991,6 +2036,7 @@ unsigned long modern_index_best_fit(struct modern_index *ix, const unsigned long
 
 	if (nr > ix->nbits || modern_index_longest(ix) < nr)
 		return MODERN_INDEX_NONE;
+	settle_short_dirty(ix, nr);
 	if (!ix->sc) {
 		ix->sc = modern_sc_create(map, ix->nbits);
 		ix->lazy = ix->sc || ix->oh_on || ix->gp_on;
