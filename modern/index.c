@@ -69,10 +69,11 @@
  *   to claim elsewhere.  A free and then an alloc of the same small size
  *   (the run the free made is the lowest that fits) thus lower the block
  *   back to where its ancestors had it, and neither walk happens at all:
- *   64-byte requests at 64 MiB went from 1021 to 876 instructions a pair
+ *   64-byte requests at 64 MiB went from 1021 to 872 instructions a pair
  *   and from 111 to 73 ns; log-uniform 16 B-64 KiB ones, whose allocs
- *   rarely land where the last free was, pay the checks: 1409 to 1458
- *   instructions, 209 to 211 ns (make bench-instr; the best of five runs).
+ *   rarely land where the last free was, pay the checks: 1409 to 1445
+ *   instructions, 212 to 220 ns (make bench-instr; the best of ten
+ *   alternating runs).
  *   Blocks strictly inside the range start no run before or after, so only
  *   their full bits change, and only those of blocks the run [s, e) covers
  *   whole (all free before a claim, after a release): the run's ends say
