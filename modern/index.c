@@ -1653,28 +1653,39 @@ static MODERN_ALWAYS_INLINE void settle_short_dirty(struct modern_index *ix, uns
 		flush_dirty_block(ix);
 }
 
-unsigned long modern_index_find_first(struct modern_index *ix, const unsigned long *map,
-				      unsigned long nr, unsigned long *run_end)
+/* settle_dirty() for a search whose answer is bit @r (or NONE). */
+static MODERN_ALWAYS_INLINE void settle_dirty_at(struct modern_index *ix, unsigned long r)
 {
-	unsigned long b = leftmost_block_ge(ix, nr);
+	settle_dirty(ix, r == MODERN_INDEX_NONE ? r : r >> BLOCK_SHIFT);
+}
 
+/* First fit's answer in block @b, the leftmost that holds @nr (or NONE). */
+static MODERN_ALWAYS_INLINE unsigned long
+first_in_block(const struct modern_index *ix, const unsigned long *map, unsigned long b,
+	       unsigned long nr, unsigned long *run_end)
+{
 	*run_end = MODERN_INDEX_NONE;
-	settle_dirty(ix, b);
 	if (b == MODERN_INDEX_NONE)
 		return MODERN_INDEX_NONE;
 	return block_find(ix, map, b, b << BLOCK_SHIFT, nr, run_end);
 }
 
+unsigned long modern_index_find_first(struct modern_index *ix, const unsigned long *map,
+				      unsigned long nr, unsigned long *run_end)
+{
+	unsigned long b = leftmost_block_ge(ix, nr);
+
+	settle_dirty(ix, b);
+	return first_in_block(ix, map, b, nr, run_end);
+}
+
 unsigned long modern_index_find(const struct modern_index *ix, const unsigned long *map,
 				unsigned long lo, unsigned long nr)
 {
-	unsigned long e, b;
+	unsigned long e;
 
-	if (lo == 0) {
-		b = leftmost_block_ge(ix, nr);
-		return b == MODERN_INDEX_NONE ? MODERN_INDEX_NONE
-					      : block_find(ix, map, b, b << BLOCK_SHIFT, nr, &e);
-	}
+	if (lo == 0)
+		return first_in_block(ix, map, leftmost_block_ge(ix, nr), nr, &e);
 	return modern_index_find_below(ix, map, lo, nr, ix->nbits, &e);
 }
 
@@ -1994,7 +2005,7 @@ unsigned long modern_index_find_aligned(struct modern_index *ix, const unsigned 
 	settle_short_dirty(ix, nr);
 	r = find_on_grid(ix, map, nr, mask, off, mask, off & mask, run_end);
 
-	settle_dirty(ix, r == MODERN_INDEX_NONE ? r : r >> BLOCK_SHIFT);
+	settle_dirty_at(ix, r);
 	return r;
 }
 
@@ -2006,7 +2017,7 @@ unsigned long modern_index_find_order_aligned(struct modern_index *ix, const uns
 	settle_short_dirty(ix, nr);
 	r = find_on_grid(ix, map, nr, order_mask(nr), 0, MODERN_INDEX_ORDER_GRID, 0, run_end);
 
-	settle_dirty(ix, r == MODERN_INDEX_NONE ? r : r >> BLOCK_SHIFT);
+	settle_dirty_at(ix, r);
 	return r;
 }
 
@@ -2047,6 +2058,6 @@ unsigned long modern_index_best_fit(struct modern_index *ix, const unsigned long
 	}
 	r = ix->sc ? modern_sc_best_fit(ix->sc, ix, map, nr, run_end)
 		   : best_fit_walk(ix, map, nr, run_end);
-	settle_dirty(ix, r == MODERN_INDEX_NONE ? r : r >> BLOCK_SHIFT);
+	settle_dirty_at(ix, r);
 	return r;
 }
