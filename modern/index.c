@@ -551,13 +551,25 @@ static unsigned long run_end(const struct modern_index *ix, const unsigned long 
 /* The longest run of free bits strictly inside used-mask @w (touching
  * neither edge), @w not 0; @top is clz(@w).  The runs at the edges belong
  * to the neighbours' counts.  Each step keeps the starts of runs one bit
- * longer, so the steps number the longest run: few, where runs are many
- * and short (callgrind, log-uniform 64M: 10 fewer instructions a pair
- * than a step a run; 15 more at 1M, where the runs are longer). */
+ * longer, so the steps number the longest run.  The first eight are taken
+ * whatever the word: a loop that stopped when no run was left ended at a
+ * different step every word, and its exit missed the prediction about
+ * once a word (cachegrind's branch model, log-uniform 64M: 2.9 of the 19
+ * misses a pair).  Runs are mostly shorter than eight, so the loop after
+ * them is mostly not entered: 0.8 misses a pair for 70 more instructions,
+ * and 5-10% less wall time a pair for first fit, best fit and
+ * order-aligned (12 fixed steps: no faster than the loop).
+ */
 static MODERN_ALWAYS_INLINE unsigned long inner_longest(unsigned long w, unsigned long top)
 {
 	unsigned long x = ~w & -w & (~0UL >> top), n = 0;
+	unsigned int i;
 
+#pragma GCC unroll 8
+	for (i = 0; i < 8; i++) {
+		n += x != 0;
+		x &= x >> 1;
+	}
 	while (x) {
 		x &= x >> 1;
 		n++;
