@@ -68,8 +68,9 @@ bench: deps-gnuplot
 	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --pools 1M,64M,1G --sizes 16..65536 \
 		-e $(BENCH_ISSUE_ENGINES) --many-chunks none --linear none --csv build/bench/fixed-loguniform.csv
 
-# Instructions and simulated cache misses a pair, under valgrind: the same
-# on every run, where the times of "make bench" move with the machine.
+# Instructions, simulated cache misses and branch mispredictions a pair,
+# under valgrind: the same on every run, where the times of "make bench"
+# move with the machine.
 INSTR_ARGS ?=
 bench-instr: deps-valgrind
 	@$(MAKE) --no-print-directory VARIANT=release bench-programs
