@@ -22,6 +22,10 @@ BENCH_SPEED := $(B)/bench/genalloc-speed
 BENCH_ORDER := $(B)/bench/genalloc-order-cost
 BENCH_TRACER := $(B)/bench/libgenalloc-trace.so
 PROGRAMS += $(BENCH_COMPARE) $(BENCH_SPEED) $(BENCH_ORDER) $(BENCH_TRACER)
+# make check runs "genalloc-speed --check": every engine in tiny runs, and the
+# points it must skip rather than crash on (a request larger than the pool,
+# more threads than live blocks), in every variant (sanitizers, valgrind).
+CHECK_PROGRAMS += $(BENCH_SPEED)
 
 $(BENCH_COMPARE): $(BENCH_COMPARE_OBJS) $(LIB_A)
 	$(CC) $(ALL_CFLAGS) -o $@ $(BENCH_COMPARE_OBJS) $(LIB_A) -lm $(ALL_LDFLAGS)

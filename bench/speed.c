@@ -84,6 +84,7 @@ struct settings {
 	uint64_t seed;
 	size_t size_lo, size_hi;	/* fixed request sizes; 0: scale with the pool */
 	int full;
+	int quiet;		/* --check: no notes on stderr */
 	const char *argv0;
 	const char *csv;	/* where to write every figure, or NULL */
 	struct figure *results;	/* [pool][occupancy][threads][engine + harness] */
@@ -258,7 +259,12 @@ static size_t request_lo(const struct settings *s, size_t pool)
 
 static size_t request_hi(const struct settings *s, size_t pool)
 {
-	return s->size_hi ? s->size_hi : pool >> 11;
+	size_t lo = request_lo(s, pool);
+
+	if (s->size_hi)
+		return s->size_hi;
+	/* Pools under 16K would draw from an empty range. */
+	return pool >> 11 > lo ? pool >> 11 : lo;
 }
 
 /*
@@ -357,6 +363,16 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 		for (ti = 0; ti < s->nr_threads; ti++) {
 			struct figure *f = result(s, pi, oi, ti, ei);
 
+			/* Every thread frees and allocates among its own share
+			 * of the live blocks: it needs one at least. */
+			if (nr < s->threads[ti]) {
+				if (!s->quiet)
+					fprintf(stderr, "genalloc-speed: %s: %zu live blocks of "
+						"%zu..%zu bytes in a %zu-byte pool at %zu%%, too "
+						"few for %zu threads: not timed\n", e->name, nr,
+						lo, hi, pool, s->occ[oi], s->threads[ti]);
+				continue;
+			}
 			*f = measure(p, set, nr, s->threads[ti], s->pairs, s->runs,
 				     s->budget, lo, hi, s->seed + ti);
 			f->fill = spent;
@@ -832,7 +848,7 @@ static void usage(FILE *f)
 "\n"
 "  -p, --pools LIST      pool sizes, powers of two (default 1M,16M,256M,1G;\n"
 "                        'none' skips the pair timings)\n"
-"  -o, --occupancy LIST  steady-state occupancies in %%, 0 to 99 (default\n"
+"  -o, --occupancy LIST  steady-state occupancies in %%, 1 to 99 (default\n"
 "                        50,90)\n"
 "  -t, --threads LIST    thread counts (default 1,2; at most 8)\n"
 "  -e, --engines LIST    engines (default: all: genalloc-compare --list, and\n"
@@ -846,8 +862,8 @@ static void usage(FILE *f)
 "  -w, --warmup N        untimed pairs per live block after each fill, to\n"
 "                        reach the steady state (default 2; 0: none); they\n"
 "                        stop after 10x the budget\n"
-"  -l, --linear LIST     pools for the buddy free-list test (default\n"
-"                        1M,16M,64M; 'none' skips it)\n"
+"  -l, --linear LIST     pools for the buddy free-list test, powers of two\n"
+"                        from 64 (default 1M,16M,64M; 'none' skips it)\n"
 "  -s, --seed N          PRNG seed (default 1)\n"
 "  -z, --sizes LO..HI    request sizes log-uniform in [LO, HI] bytes on every\n"
 "                        pool (default: [pool/2^17, pool/2^11]); 64..64\n"
@@ -972,6 +988,10 @@ static int parse(int argc, char **argv, struct settings *s)
 		case 'l':
 			if (parse_list(optarg, s->linear, &s->nr_linear, 1))
 				return bad_value(longopts, c, optarg);
+			/* Smaller pools have no odd block to free. */
+			for (i = 0; i < s->nr_linear; i++)
+				if (s->linear[i] < 64)
+					return bad_value(longopts, c, optarg);
 			linear_set = 1;
 			break;
 		case 's':
@@ -1043,50 +1063,149 @@ static int parse(int argc, char **argv, struct settings *s)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Defaults, then @argv's options; 0 or -1 (the reason printed). */
+static int configure(struct settings *s, int argc, char **argv)
 {
-	struct settings s = {
+	*s = (struct settings){
 		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .seed = 1,
 		.argv0 = argv[0], .chunks = 1, .many_chunks = 1000, .warm = 2,
 	};
-	size_t pi, oi, ti, n = speed_engine_list(s.e, BENCH_MAX_ENGINES);
+	size_t n = speed_engine_list(s->e, BENCH_MAX_ENGINES);
+
+	parse_list("1M,16M,256M,1G", s->pools, &s->nr_pools, 1);
+	parse_list("50,90", s->occ, &s->nr_occ, 0);
+	parse_list("1,2", s->threads, &s->nr_threads, 0);
+	parse_list("1M,16M,64M", s->linear, &s->nr_linear, 1);
+	s->ne = n < BENCH_MAX_ENGINES ? n : BENCH_MAX_ENGINES;
+	optind = 1;	/* parse() may run more than once (--check) */
+	return parse(argc, argv, s);
+}
+
+/* Every section @s asks for; the figures stay in @s->results for the
+ * caller to free. */
+static int run_all(struct settings *s)
+{
+	size_t pi, oi, ti;
 	double t0 = bench_now();
 
-	parse_list("1M,16M,256M,1G", s.pools, &s.nr_pools, 1);
-	parse_list("50,90", s.occ, &s.nr_occ, 0);
-	parse_list("1,2", s.threads, &s.nr_threads, 0);
-	parse_list("1M,16M,64M", s.linear, &s.nr_linear, 1);
-	s.ne = n < BENCH_MAX_ENGINES ? n : BENCH_MAX_ENGINES;
-	if (parse(argc, argv, &s)) {
+	if (s->nr_pools && s->ne) {
+		s->results = calloc(s->nr_pools * s->nr_occ * s->nr_threads * (s->ne + 1),
+				    sizeof(*s->results));
+		if (!s->results)
+			return 1;
+		for (pi = 0; pi < s->nr_pools; pi++) {
+			/* The engines, then the harness at [ne]. */
+			for (size_t ei = 0; ei <= s->ne; ei++)
+				run_engine(s, pi, ei);
+			for (oi = 0; oi < s->nr_occ; oi++)
+				for (ti = 0; ti < s->nr_threads; ti++)
+					print_point(s, pi, oi, ti);
+			fflush(stdout);
+		}
+		print_scaling(s);
+		print_index_summary(s);
+		if (s->csv && write_csv(s))
+			perror(s->csv);
+		else if (s->csv)
+			printf("\nEvery figure: %s\n", s->csv);
+	}
+	if (s->many_chunks && run_many(s))
+		return 1;
+	run_linear(s);
+	printf("\ngenalloc-speed: done in %.1f s%s\n", bench_now() - t0,
+	       s->full ? "" : " (BENCH_FULL=1 make bench, or --full, for the long version)");
+	return 0;
+}
+
+/*
+ * genalloc-speed --check, for make check: tiny runs of every engine,
+ * including the points that cannot be timed (a request larger than the
+ * pool, more threads than live blocks), each asserted timed or skipped as
+ * it should be (the harness, which allocates nothing, is left out).  The
+ * tables go to /dev/null, the verdicts to @out (stderr, where a sanitizer's
+ * report goes too).
+ */
+#define CHECK_ARGS "-r", "1", "-n", "200", "-w", "1", "--many-chunks", "none"
+static const struct check_case {
+	const char *what;
+	char *argv[24];
+	size_t untimed_from;	/* thread counts from this index are skipped */
+} check_cases[] = {
+	{ "every engine, 1 and 2 threads",
+	  { "check", "--pools", "64K,1M", "-o", "50", "-t", "1,2", "--linear", "64,4K",
+	    CHECK_ARGS, NULL }, 2 },
+	{ "a pool too small for the scaled sizes",
+	  { "check", "--pools", "1K", "-o", "90", "-t", "1", "--linear", "none", CHECK_ARGS,
+	    NULL }, 1 },
+	{ "requests larger than the pool",
+	  { "check", "--pools", "64K", "--sizes", "128K..128K", "-t", "1", "--linear", "none",
+	    CHECK_ARGS, NULL }, 0 },
+	{ "more threads than live blocks",
+	  { "check", "--pools", "64K", "--sizes", "16K..16K", "-o", "50", "-t", "1,8",
+	    "--linear", "none", CHECK_ARGS, NULL }, 1 },
+};
+
+static int check_case(const struct check_case *c, FILE *out)
+{
+	struct settings s;
+	size_t pi, oi, ti, ei, argc = 0, bad = 0;
+
+	while (c->argv[argc])
+		argc++;
+	if (configure(&s, (int)argc, (char **)c->argv)) {
+		fprintf(out, "genalloc-speed --check: %s: bad options\n", c->what);
+		return 1;
+	}
+	s.quiet = 1;
+	if (run_all(&s)) {
+		fprintf(out, "genalloc-speed --check: %s: could not run\n", c->what);
+		free(s.results);
+		return 1;
+	}
+	for (pi = 0; pi < s.nr_pools; pi++)
+		for (oi = 0; oi < s.nr_occ; oi++)
+			for (ti = 0; ti < s.nr_threads; ti++)
+				for (ei = 0; ei < s.ne; ei++) {
+					const struct figure *f = result(&s, pi, oi, ti, ei);
+					int timed = f->pairs > 0 && f->median > 0;
+
+					if (timed == (ti < c->untimed_from))
+						continue;
+					fprintf(out, "genalloc-speed --check: %s: %s, pool %zu, %zu%%, "
+						"%zu threads: %s\n", c->what, engine_name(&s, ei),
+						s.pools[pi], s.occ[oi], s.threads[ti],
+						timed ? "timed, should be skipped" : "not timed");
+					bad++;
+				}
+	free(s.results);
+	fprintf(out, "genalloc-speed --check: %s: %s\n", c->what, bad ? "FAILED" : "ok");
+	return bad != 0;
+}
+
+static int self_check(void)
+{
+	size_t i;
+	int rc = 0;
+
+	if (!freopen("/dev/null", "w", stdout))
+		return 1;
+	for (i = 0; i < sizeof(check_cases) / sizeof(check_cases[0]); i++)
+		rc |= check_case(&check_cases[i], stderr);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct settings s;
+	int rc;
+
+	if (argc == 2 && !strcmp(argv[1], "--check"))
+		return self_check();
+	if (configure(&s, argc, argv)) {
 		usage(stderr);
 		return 2;
 	}
-	if (s.nr_pools && s.ne) {
-		s.results = calloc(s.nr_pools * s.nr_occ * s.nr_threads * (s.ne + 1),
-				   sizeof(*s.results));
-		if (!s.results)
-			return 1;
-		for (pi = 0; pi < s.nr_pools; pi++) {
-			/* The engines, then the harness at [ne]. */
-			for (size_t ei = 0; ei <= s.ne; ei++)
-				run_engine(&s, pi, ei);
-			for (oi = 0; oi < s.nr_occ; oi++)
-				for (ti = 0; ti < s.nr_threads; ti++)
-					print_point(&s, pi, oi, ti);
-			fflush(stdout);
-		}
-		print_scaling(&s);
-		print_index_summary(&s);
-		if (s.csv && write_csv(&s))
-			perror(s.csv);
-		else if (s.csv)
-			printf("\nEvery figure: %s\n", s.csv);
-		free(s.results);
-	}
-	if (s.many_chunks && run_many(&s))
-		return 1;
-	run_linear(&s);
-	printf("\ngenalloc-speed: done in %.1f s%s\n", bench_now() - t0,
-	       s.full ? "" : " (BENCH_FULL=1 make bench, or --full, for the long version)");
-	return 0;
+	rc = run_all(&s);
+	free(s.results);
+	return rc;
 }
