@@ -145,6 +145,23 @@ static inline size_t modern_dir_upper_bound(const struct modern_chunk_dir *dir,
 }
 
 /**
+ * modern_dir_overlaps() - does [@start, @end] (inclusive) meet a chunk?
+ *
+ * By binary search: gen_pool_add() asks for every chunk it adds, and a
+ * walk of the chunks made a pool of N chunks cost O(N^2) to build.
+ */
+static inline bool modern_dir_overlaps(const struct modern_chunk_dir *dir, unsigned long start,
+				       unsigned long end)
+{
+	size_t pos = modern_dir_upper_bound(dir, start);
+
+	/* The last chunk starting at or below @start, and the first above. */
+	if (pos > 0 && dir->by_addr[pos - 1].end >= start)
+		return true;
+	return pos < dir->n && dir->by_addr[pos].start <= end;
+}
+
+/**
  * modern_dir_lookup() - the chunk holding @addr, by binary search
  * @slot: receives its slot
  *

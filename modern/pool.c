@@ -130,16 +130,6 @@ static bool range_ok(struct gen_pool *pool, unsigned long addr, size_t size,
 	return true;
 }
 
-static bool overlaps_any(struct gen_pool *pool, unsigned long start, unsigned long end)
-{
-	struct gen_pool_chunk *c;
-
-	for (c = modern_first_chunk(pool); c; c = c->next_chunk)
-		if (start <= c->end_addr && c->start_addr <= end)
-			return true;
-	return false;
-}
-
 /* Link a finished chunk in front and into the directory: 0, -EINVAL if it
  * overlaps a chunk already there, -ENOMEM. */
 static int publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk)
@@ -147,7 +137,7 @@ static int publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk)
 	int rc = 0;
 
 	modern_lock_acquire(&pool->lock);
-	if (overlaps_any(pool, chunk->start_addr, chunk->end_addr))
+	if (modern_dir_overlaps(pool->dir, chunk->start_addr, chunk->end_addr))
 		rc = -EINVAL;
 	else if (modern_dir_add(pool->dir, chunk))
 		rc = -ENOMEM;

@@ -121,6 +121,41 @@ START_TEST(add_bad_ranges)
 }
 END_TEST
 
+/* Chunks added in random order and places: each add is refused exactly
+ * when a linear look at the chunks taken so far finds an overlap. */
+START_TEST(add_refuses_exactly_the_overlapping_ranges)
+{
+	struct gen_pool *pool = gen_pool_create(4, -1);
+	unsigned long start[400], end[400], a, e, rng = 12345;
+	size_t n = 0, i, tries;
+	bool overlap;
+
+	ck_assert_ptr_nonnull(pool);
+	capture_errors();
+	for (tries = 0; tries < 4000 && n < 400; tries++) {
+		rng = rng * 6364136223846793005UL + 1442695040888963407UL;
+		a = 0x100000 + (rng >> 33) % 0x4000 * 16;
+		e = a + ((rng >> 20) % 64 + 1) * 16 - 1;
+		for (overlap = false, i = 0; i < n && !overlap; i++)
+			overlap = a <= end[i] && start[i] <= e;
+		if (overlap) {
+			ck_assert_int_eq(gen_pool_add(pool, a, e - a + 1, -1), -EINVAL);
+			ck_assert_error(GENALLOC_WARN, GENALLOC_EOVERLAP);
+			continue;
+		}
+		ck_assert_int_eq(gen_pool_add(pool, a, e - a + 1, -1), 0);
+		start[n] = a;
+		end[n++] = e;
+	}
+	/* Both outcomes came up many times. */
+	ck_assert_uint_gt(n, 100);
+	ck_assert_uint_gt(tries - n, 100);
+	ck_assert_int_eq(errors_seen(), 0);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 START_TEST(add_without_memory_for_bookkeeping)
 {
 	struct gen_pool *pool;
@@ -512,6 +547,7 @@ Suite *modern_misuse_suite(void)
 
 	tcase_add_test(tc, create_bad_order);
 	tcase_add_test(tc, add_bad_ranges);
+	tcase_add_test(tc, add_refuses_exactly_the_overlapping_ranges);
 	tcase_add_test(tc, add_without_memory_for_bookkeeping);
 	tcase_add_test(tc, alloc_null_pool);
 	tcase_add_test(tc, alloc_bad_algorithm_data_warns_once);
