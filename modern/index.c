@@ -608,9 +608,9 @@ words_longest(const unsigned long *w, unsigned long k, unsigned long kend, long 
 		/* Runs inside the word lie between its first and last used
 		 * bit: when those are too close to beat the longest run so
 		 * far, the steps are not worth taking.  Few words are skipped
-		 * (10 more instructions a pair), yet by the clock log-uniform
-		 * pairs at 64M are 2-6% faster for first fit, best fit and
-		 * order-aligned, over four sessions of alternating runs. */
+		 * (10 more instructions a pair), yet by the clock first fit's
+		 * log-uniform pairs at 64M took 2-6% less time (best fit and
+		 * order-aligned: within the noise). */
 		if ((long)BPL - 2 - lead - c > best) {
 			n = (long)inner_longest(u, (unsigned long)c);
 			best = n > best ? n : best;
