@@ -22,7 +22,7 @@
 # Branch mispredictions are counted too, by cachegrind's model of a simple
 # predictor.  A pair's time beyond its instructions goes partly there (first
 # fit with log-uniform sizes: 2.6x TLSF's instructions and 2.4x its time;
-# 17 simulated misses a pair against TLSF's 4), and the column shows which
+# 16 simulated misses a pair against TLSF's 4), and the column shows which
 # loops end unpredictably.  The model is cruder than the hardware, though:
 # a rewrite of the index's in-block scan that took 3.4 simulated misses off
 # order-aligned fit was 7% slower by the clock.  Only the clock decides.
