@@ -346,6 +346,43 @@ static unsigned long aligned_claim(struct modern_index *ix, unsigned long *map,
  * measured its run, else with modern_index_update(), between random
  * releases; the index stays exact at every step.
  */
+/*
+ * The miss memo: free runs [128j + 1, 128j + 101) hold no 40 bits from a
+ * multiple of 64, so that search fails and is remembered; it must then
+ * answer only searches at least as long on a grid at least as coarse, and
+ * be forgotten when a release lengthens a run.
+ */
+START_TEST(an_aligned_miss_is_remembered_until_a_release)
+{
+	const unsigned long nbits = 4096;
+	unsigned long *map, end, j;
+	struct modern_index *ix = new_index(nbits, &map);
+
+	modern_bitmap_set(map, 0, nbits);
+	for (j = 0; j < nbits / 128; j++)
+		modern_bitmap_clear(map, 128 * j + 1, 100);
+	modern_index_rebuild(ix, map);
+	ck_assert(modern_index_verify(ix, map));
+	/* 40 rounds up to a grid of 64: no window. */
+	EXPECT_EQ(aligned_checked(ix, map, nbits, 40, 63, 0, true, &end), MODERN_INDEX_NONE);
+	EXPECT_EQ(aligned_checked(ix, map, nbits, 50, 63, 0, true, &end), MODERN_INDEX_NONE);
+	EXPECT_EQ(aligned_checked(ix, map, nbits, 40, 127, 0, false, &end), MODERN_INDEX_NONE);
+	/* Shorter, or on a finer grid: the memo must not answer. */
+	EXPECT_EQ(aligned_checked(ix, map, nbits, 30, 31, 0, true, &end), 32);
+	EXPECT_EQ(aligned_checked(ix, map, nbits, 20, 63, 0, false, &end), 64);
+	EXPECT_EQ(aligned_checked(ix, map, nbits, 40, 31, 0, false, &end), 32);
+	/* Still no window of 40 on 64: the memo stands... */
+	EXPECT_EQ(aligned_checked(ix, map, nbits, 40, 63, 0, true, &end), MODERN_INDEX_NONE);
+	/* ...until a release makes one: [1, 110) holds [64, 104). */
+	modern_bitmap_clear(map, 101 + 128 * 5, 9);
+	modern_index_update(ix, map, 101 + 128 * 5, 9);
+	EXPECT_EQ(aligned_checked(ix, map, nbits, 40, 63, 0, true, &end), 64 + 128 * 5);
+	ck_assert(modern_index_verify(ix, map));
+	modern_index_destroy(ix);
+	free(map);
+}
+END_TEST
+
 START_TEST(claims_with_known_run_stay_exact)
 {
 	unsigned long long rng = 0xc1a1 + (unsigned long long)_i;
@@ -1001,6 +1038,7 @@ Suite *modern_index_suite(void)
 
 	tcase_add_loop_test(tc, queries_match_linear_search, 0, (int)NR_AWKWARD);
 	tcase_add_loop_test(tc, claims_with_known_run_stay_exact, 0, (int)NR_AWKWARD);
+	tcase_add_test(tc, an_aligned_miss_is_remembered_until_a_release);
 	tcase_add_test(tc, single_bit_updates_stay_exact);
 	tcase_add_loop_test(tc, a_pending_rise_is_seen_by_every_search, 0, (int)NR_AWKWARD);
 	tcase_add_loop_test(tc, a_freed_block_of_a_full_pool_comes_back, 0, NALGOS);
