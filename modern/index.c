@@ -1511,6 +1511,10 @@ bool modern_index_verify(const struct modern_index *ix, const unsigned long *map
 		return false;
 	if (ix->gp_on && !gp_verify(ix, map))
 		return false;
+	/* The memo's miss is still one. */
+	if (ix->miss_nr && modern_bitmap_find_next_zero_area(map, ix->nbits, 0, ix->miss_nr,
+							     (1UL << ix->miss_grid) - 1) < ix->nbits)
+		return false;
 	return !ix->sc || modern_sc_verify(ix->sc, map);
 }
 
@@ -2049,7 +2053,7 @@ static unsigned long find_on_grid(struct modern_index *ix, const unsigned long *
  * is a power of two and the grid has no offset. */
 static unsigned char miss_key(unsigned long mask, unsigned long off)
 {
-	if ((mask & (mask + 1)) || (off & mask))
+	if ((mask & (mask + 1)) || (off & mask) || mask == ~0UL)
 		return NO_MISS_KEY;
 	return (unsigned char)__builtin_popcountl(mask);
 }
