@@ -2055,7 +2055,7 @@ static unsigned char miss_key(unsigned long mask, unsigned long off)
 {
 	if ((mask & (mask + 1)) || (off & mask) || mask == ~0UL)
 		return NO_MISS_KEY;
-	return (unsigned char)__builtin_popcountl(mask);
+	return (unsigned char)__builtin_ctzl(mask + 1);
 }
 
 static bool known_miss(const struct modern_index *ix, unsigned char key, unsigned long nr)
