@@ -29,7 +29,8 @@
  * range, and a section of its own (MANY CHUNKS, --many-chunks) sets a 64M
  * pool as 1 and as 1000 chunks side by side, index against linear search:
  * with many chunks a request must not walk them all when its answer lies
- * in a few.
+ * in a few.  ADD CHUNKS (--add-chunks) times building a pool of many small
+ * chunks, one gen_pool_add() each, at descending addresses.
  *
  * Then the buddy's free with long free lists: a pool full of 32-byte blocks
  * with every other one freed, so that each further free merges with a
@@ -46,6 +47,7 @@
 #include "options.h"
 #include "replay.h"
 #include "workload.h"
+#include "modern/genalloc.h"
 
 #define MAX_LIST 16
 #define MAX_CHUNK ((size_t)4 << 20)
@@ -75,6 +77,7 @@ struct settings {
 	int engines_set;	/* -e given: reruns repeat it */
 	size_t chunks;		/* modern pools as this many equal chunks */
 	size_t many_chunks;	/* MANY CHUNKS: 1 against this many; 0 skips it */
+	size_t add_chunks;	/* ADD CHUNKS: chunks to add; 0 skips it */
 	size_t runs;
 	size_t pairs;		/* per run, unless the budget ends it first */
 	double budget;		/* seconds per run at most */
@@ -635,6 +638,36 @@ static double linear_point(const struct bench_engine *e, size_t pool, int slow,
 	return spent * 1e9 / (double)k;
 }
 
+/*
+ * ADD CHUNKS: @s->add_chunks chunks of 64 bytes, a gap between each, added
+ * to a pool of 8-byte granules from the highest address down (as mmap()
+ * hands out growth chunks), so that every add lands first in address order.
+ * The addresses are never touched: the pool keeps its books elsewhere.
+ */
+static int run_add_chunks(const struct settings *s)
+{
+	struct gen_pool *pool = gen_pool_create(3, -1);
+	const unsigned long base = 1UL << 32;
+	double t0;
+	size_t i;
+
+	if (!pool)
+		return 1;
+	t0 = bench_now();
+	for (i = 0; i < s->add_chunks; i++)
+		if (gen_pool_add(pool, base + (s->add_chunks - i) * 128, 64, -1)) {
+			gen_pool_destroy(pool);
+			return 1;
+		}
+	t0 = bench_now() - t0;
+	gen_pool_destroy(pool);
+	printf("\nADD CHUNKS: gen_pool_add() of %zu 64-byte chunks at descending addresses, "
+	       "one pool\n  %.3f s, %.0f ns per add\n  rerun: %s --pools none --many-chunks none "
+	       "--linear none --add-chunks %zu\n", s->add_chunks, t0,
+	       t0 * 1e9 / (double)s->add_chunks, s->argv0, s->add_chunks);
+	return 0;
+}
+
 static void run_linear(const struct settings *s)
 {
 	const struct bench_engine *e = bench_engine_find("buddy");
@@ -874,6 +907,8 @@ static void usage(FILE *f)
 "  -K, --many-chunks N   the MANY CHUNKS section: a 64M pool, 50%% full, 1\n"
 "                        thread, as 1 and as N chunks, ff8/bf8/ffo8 against\n"
 "                        kff8/kbf8/kffo8 (default 1000; 'none' skips it)\n"
+"  -A, --add-chunks N    the ADD CHUNKS section: the time to add N 64-byte\n"
+"                        chunks to one pool (default 10000; 'none' skips it)\n"
 "  -c, --csv FILE        also write every figure to FILE as CSV\n"
 "  -F, --full            the long version: 11 runs, 10x the pairs and\n"
 "                        time per run, the free-list test up to 1G with 10x\n"
@@ -931,6 +966,7 @@ static int parse(int argc, char **argv, struct settings *s)
 		{ "sizes", required_argument, NULL, 'z' },
 		{ "chunks", required_argument, NULL, 'k' },
 		{ "many-chunks", required_argument, NULL, 'K' },
+		{ "add-chunks", required_argument, NULL, 'A' },
 		{ "full", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -938,7 +974,7 @@ static int parse(int argc, char **argv, struct settings *s)
 	int c, linear_set = 0, runs_set = 0, pairs_set = 0, budget_set = 0;
 	size_t i, v;
 
-	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:w:c:z:k:K:Fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:w:c:z:k:K:A:Fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_list(optarg, s->pools, &s->nr_pools, 1))
@@ -1036,6 +1072,13 @@ static int parse(int argc, char **argv, struct settings *s)
 			else if (bench_parse_count(optarg, 2, MAX_CHUNKS, &s->many_chunks))
 				return bad_value(longopts, c, optarg);
 			break;
+		case 'A':
+			if (!strcmp(optarg, "none"))
+				s->add_chunks = 0;
+			else if (bench_parse_size(optarg, &s->add_chunks) || !s->add_chunks ||
+				 s->add_chunks > (1UL << 24))
+				return bad_value(longopts, c, optarg);
+			break;
 		case 'F':
 			s->full = 1;
 			break;
@@ -1068,7 +1111,7 @@ static int configure(struct settings *s, int argc, char **argv)
 {
 	*s = (struct settings){
 		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .seed = 1,
-		.argv0 = argv[0], .chunks = 1, .many_chunks = 1000, .warm = 2,
+		.argv0 = argv[0], .chunks = 1, .many_chunks = 1000, .add_chunks = 10000, .warm = 2,
 	};
 	size_t n = speed_engine_list(s->e, BENCH_MAX_ENGINES);
 
@@ -1111,6 +1154,8 @@ static int run_all(struct settings *s)
 	}
 	if (s->many_chunks && run_many(s))
 		return 1;
+	if (s->add_chunks && run_add_chunks(s))
+		return 1;
 	run_linear(s);
 	printf("\ngenalloc-speed: done in %.1f s%s\n", bench_now() - t0,
 	       s->full ? "" : " (BENCH_FULL=1 make bench, or --full, for the long version)");
@@ -1125,7 +1170,8 @@ static int run_all(struct settings *s)
  * tables go to /dev/null, the verdicts to @out (stderr, where a sanitizer's
  * report goes too).
  */
-#define CHECK_ARGS "-r", "1", "-n", "200", "-w", "1", "--many-chunks", "none"
+#define CHECK_ARGS "-r", "1", "-n", "200", "-w", "1", "--many-chunks", "none", \
+	"--add-chunks", "100"
 static const struct check_case {
 	const char *what;
 	char *argv[24];
