@@ -126,16 +126,16 @@ END_TEST
 START_TEST(add_refuses_exactly_the_overlapping_ranges)
 {
 	struct gen_pool *pool = gen_pool_create(4, -1);
-	unsigned long start[400], end[400], a, e, rng = 12345;
+	unsigned long start[400], end[400], a, e;
+	unsigned long long rng = 12345;
 	size_t n = 0, i, tries;
 	bool overlap;
 
 	ck_assert_ptr_nonnull(pool);
 	capture_errors();
 	for (tries = 0; tries < 4000 && n < 400; tries++) {
-		rng = rng * 6364136223846793005UL + 1442695040888963407UL;
-		a = 0x100000 + (rng >> 33) % 0x4000 * 16;
-		e = a + ((rng >> 20) % 64 + 1) * 16 - 1;
+		a = 0x100000 + test_rng_below(&rng, 0x4000) * 16;
+		e = a + (test_rng_below(&rng, 64) + 1) * 16 - 1;
 		for (overlap = false, i = 0; i < n && !overlap; i++)
 			overlap = a <= end[i] && start[i] <= e;
 		if (overlap) {
