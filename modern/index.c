@@ -1353,6 +1353,22 @@ static MODERN_ALWAYS_INLINE void lazy_update(struct modern_index *ix, const unsi
 		gp_update(ix, start, start + nr, claim);
 }
 
+/* A release merged the free run [@s, @e): windows on the memo's grid (or a
+ * coarser one) may now lie in it, and nowhere else new.  The memo stands
+ * for requests longer than the longest of them (see THE MISS MEMO). */
+static void relax_miss(struct modern_index *ix, unsigned long s, unsigned long e)
+{
+	unsigned long step, g, w;
+
+	if (!ix->miss_nr)
+		return;
+	step = 1UL << ix->miss_grid;
+	g = s + ((0UL - s) & (step - 1));	/* s rounded up to the grid */
+	w = g < e ? e - g : 0;
+	if (w >= ix->miss_nr)
+		ix->miss_nr = w < UINT16_MAX ? (uint16_t)(w + 1) : 0;
+}
+
 /* Bits [a, b) were released: the runs [s, a) and [b, e) merge through them;
  * returns the merged run.  Its ends are found before the full map learns
  * of the release: they lie in blocks the release did not touch, or are
@@ -1364,7 +1380,7 @@ static struct run released(struct modern_index *ix, const unsigned long *map,
 	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
 	struct run merged = { s, e };
 
-	ix->miss_nr = 0;	/* freed bits may hold what was missing */
+	relax_miss(ix, s, e);
 	full_update(ix, a, b, s, e, true);
 	/* The run that started at b is now part of the one from s, which
 	 * covers block bb up to e: bb's runs start past e, if any do. */
@@ -2050,8 +2066,14 @@ static unsigned long find_on_grid(struct modern_index *ix, const unsigned long *
  * The points of a grid of a step as large or larger are among those, so a
  * request at least as long on it cannot fit either and is answered at
  * once.  Grids with an offset are not remembered: their points move with
- * the offset.  Claims only take bits away; a release forgets the memo, as
- * does a rebuild.
+ * the offset.  Claims only take bits away.  A release can make windows
+ * only inside the run it merges, so the memo then stands for what is
+ * longer than that run's window on the memo's grid (relax_miss()); a
+ * rebuild forgets it.  Forgetting it at every release, as first written,
+ * left page-aligned first fit on 64 MiB as 1000 chunks with 203K searches
+ * that found nothing in 2.09M chunk visits, against 172K now.  The chunk
+ * directory reads the memo too (modern_index_aligned_bound()), so that a
+ * request skips the chunks it rules out without visiting them.
  */
 #define NO_MISS_KEY 0xff
 
@@ -2075,6 +2097,28 @@ static void note_miss(struct modern_index *ix, unsigned char key, unsigned long 
 		ix->miss_grid = key;
 		ix->miss_nr = (uint16_t)nr;
 	}
+}
+
+unsigned long modern_index_aligned_bound(const struct modern_index *ix, unsigned long mask,
+					unsigned long off)
+{
+	unsigned long longest = modern_index_longest(ix), n;
+	unsigned char key;
+
+	if (!ix->miss_nr)
+		return longest;
+	if (mask == MODERN_INDEX_ORDER_GRID) {
+		/* Request nr sits on the grid of key ceil(log2 nr): from
+		 * 2^(key - 1) + 1 on, its key is at least the memo's. */
+		n = ix->miss_grid ? (1UL << (ix->miss_grid - 1)) + 1 : 1;
+		n = n > ix->miss_nr ? n : ix->miss_nr;
+	} else {
+		key = miss_key(mask, off);
+		if (key == NO_MISS_KEY || key < ix->miss_grid)
+			return longest;
+		n = ix->miss_nr;
+	}
+	return min_ul(longest, n - 1);
 }
 
 /* modern_index_find_aligned() and _order_aligned(): the memo, then the

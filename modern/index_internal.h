@@ -245,6 +245,21 @@ unsigned long modern_index_find_order_aligned(struct modern_index *ix, const uns
 					      unsigned long nr, unsigned long *run_end);
 
 /**
+ * modern_index_aligned_bound() - the longest request of a grid family that
+ * may still fit: every longer one is known to find nothing
+ * @ix:   the index
+ * @mask: the fixed grid (p + @off) & @mask == 0, or MODERN_INDEX_ORDER_GRID
+ * @off:  the fixed grid's offset (0 for the order grid)
+ *
+ * The chunk's longest run, or less where the last aligned search that
+ * found nothing (THE MISS MEMO in modern/index.c) rules out the longer
+ * requests of the family: what the chunk directory keeps per chunk so that
+ * an aligned request skips the chunks known to hold no window for it.
+ */
+unsigned long modern_index_aligned_bound(const struct modern_index *ix, unsigned long mask,
+					 unsigned long off);
+
+/**
  * modern_index_next_used() - the first used bit at or after @lo, or the
  * map's size (as find_next_bit())
  */

@@ -340,19 +340,13 @@ static unsigned long aligned_claim(struct modern_index *ix, unsigned long *map,
 }
 
 /*
- * The searches' claims as the pool makes them: first fit's answer claimed
- * with modern_index_claim_run() and an aligned one (first_fit_align's or
- * order-aligned fit's) with modern_index_claim_within() when the search
- * measured its run, else with modern_index_update(), between random
- * releases; the index stays exact at every step.
- */
-/*
  * The miss memo: free runs [128j + 1, 128j + 101) hold no 40 bits from a
  * multiple of 64, so that search fails and is remembered; it must then
  * answer only searches at least as long on a grid at least as coarse, and
- * be forgotten when a release lengthens a run.
+ * after a release stand only for what is longer than the window the
+ * release made.
  */
-START_TEST(an_aligned_miss_is_remembered_until_a_release)
+START_TEST(an_aligned_miss_is_remembered_until_a_release_makes_room)
 {
 	const unsigned long nbits = 4096;
 	unsigned long *map, end, j;
@@ -373,9 +367,26 @@ START_TEST(an_aligned_miss_is_remembered_until_a_release)
 	EXPECT_EQ(aligned_checked(ix, map, nbits, 40, 31, 0, false, &end), 32);
 	/* Still no window of 40 on 64: the memo stands... */
 	EXPECT_EQ(aligned_checked(ix, map, nbits, 40, 63, 0, true, &end), MODERN_INDEX_NONE);
-	/* ...until a release makes one: [1, 110) holds [64, 104). */
+	/* ...and bounds what the chunk directory may offer each family: 39 on
+	 * grids of 64 and up; the order grid from 33 on (grids of 64); the
+	 * longest run on a finer grid or one with an offset. */
+	EXPECT_EQ(modern_index_aligned_bound(ix, 63, 0), 39);
+	EXPECT_EQ(modern_index_aligned_bound(ix, 127, 0), 39);
+	EXPECT_EQ(modern_index_aligned_bound(ix, MODERN_INDEX_ORDER_GRID, 0), 39);
+	EXPECT_EQ(modern_index_aligned_bound(ix, 31, 0), 100);
+	EXPECT_EQ(modern_index_aligned_bound(ix, 63, 1), 100);
+	/* A release whose run holds no window of 40 on 64 leaves it: [110,
+	 * 112) has no grid point. */
+	modern_bitmap_clear(map, 110 + 128 * 3, 2);
+	modern_index_update(ix, map, 110 + 128 * 3, 2);
+	EXPECT_EQ(modern_index_aligned_bound(ix, 63, 0), 39);
+	EXPECT_EQ(aligned_checked(ix, map, nbits, 40, 63, 0, false, &end), MODERN_INDEX_NONE);
+	/* One that makes a window moves it to that window: [1, 110) holds
+	 * [64, 110), 46 bits, and no more. */
 	modern_bitmap_clear(map, 101 + 128 * 5, 9);
 	modern_index_update(ix, map, 101 + 128 * 5, 9);
+	EXPECT_EQ(modern_index_aligned_bound(ix, 63, 0), 46);
+	EXPECT_EQ(aligned_checked(ix, map, nbits, 47, 63, 0, false, &end), MODERN_INDEX_NONE);
 	EXPECT_EQ(aligned_checked(ix, map, nbits, 40, 63, 0, true, &end), 64 + 128 * 5);
 	ck_assert(modern_index_verify(ix, map));
 	modern_index_destroy(ix);
@@ -383,6 +394,13 @@ START_TEST(an_aligned_miss_is_remembered_until_a_release)
 }
 END_TEST
 
+/*
+ * The searches' claims as the pool makes them: first fit's answer claimed
+ * with modern_index_claim_run() and an aligned one (first_fit_align's or
+ * order-aligned fit's) with modern_index_claim_within() when the search
+ * measured its run, else with modern_index_update(), between random
+ * releases; the index stays exact at every step.
+ */
 START_TEST(claims_with_known_run_stay_exact)
 {
 	unsigned long long rng = 0xc1a1 + (unsigned long long)_i;
@@ -1038,7 +1056,7 @@ Suite *modern_index_suite(void)
 
 	tcase_add_loop_test(tc, queries_match_linear_search, 0, (int)NR_AWKWARD);
 	tcase_add_loop_test(tc, claims_with_known_run_stay_exact, 0, (int)NR_AWKWARD);
-	tcase_add_test(tc, an_aligned_miss_is_remembered_until_a_release);
+	tcase_add_test(tc, an_aligned_miss_is_remembered_until_a_release_makes_room);
 	tcase_add_test(tc, single_bit_updates_stay_exact);
 	tcase_add_loop_test(tc, a_pending_rise_is_seen_by_every_search, 0, (int)NR_AWKWARD);
 	tcase_add_loop_test(tc, a_freed_block_of_a_full_pool_comes_back, 0, NALGOS);
