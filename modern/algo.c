@@ -58,16 +58,19 @@ unsigned long modern_gen_pool_first_fit(unsigned long *map, unsigned long size,
 	return modern_bitmap_find_next_zero_area(map, size, start, nr, 0);
 }
 
-/* The granule grid of an absolute alignment: starts p with
- * (p + *off) & *mask == 0 are aligned. */
+/* The granule grid of an alignment of @align bytes (a power of two) on a
+ * chunk at @start_addr: starts p with (p + *off) & *mask == 0 are aligned. */
+static void grid_of(unsigned long align, int order, unsigned long start_addr,
+		    unsigned long *mask, unsigned long *off)
+{
+	*mask = ((align + (1UL << order) - 1) >> order) - 1;
+	*off = (start_addr & (align - 1)) >> order;
+}
+
 static void align_grid(const struct genpool_data_align *d, const struct gen_pool *pool,
 		       unsigned long start_addr, unsigned long *mask, unsigned long *off)
 {
-	int order = pool->min_alloc_order;
-	unsigned long align = (unsigned long)d->align;
-
-	*mask = ((align + (1UL << order) - 1) >> order) - 1;
-	*off = (start_addr & (align - 1)) >> order;
+	grid_of((unsigned long)d->align, pool->min_alloc_order, start_addr, mask, off);
 }
 
 /**
@@ -209,4 +212,18 @@ bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
 		return false;
 	}
 	return true;
+}
+
+unsigned long modern_algo_aligned_bound(const struct gen_pool_chunk *chunk,
+					enum modern_algo_kind kind, unsigned long align,
+					int order)
+{
+	unsigned long mask, off;
+
+	if (!chunk->index)
+		return ~0UL;
+	if (kind == MODERN_ALGO_ORDER_ALIGN)
+		return modern_index_aligned_bound(chunk->index, MODERN_INDEX_ORDER_GRID, 0);
+	grid_of(align, order, chunk->start_addr, &mask, &off);
+	return modern_index_aligned_bound(chunk->index, mask, off);
 }

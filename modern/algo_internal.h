@@ -102,4 +102,18 @@ static inline bool modern_algo_indexed(enum modern_algo_kind kind, void *data,
 	return modern_algo_indexed_other(kind, data, pool, chunk, nr, bit, run_end);
 }
 
+/**
+ * modern_algo_aligned_bound() - the longest request of an aligned family
+ * that may fit in @chunk (modern_index_aligned_bound() on its grid)
+ * @chunk: the chunk
+ * @kind:  MODERN_ALGO_ORDER_ALIGN, or MODERN_ALGO_ALIGN with @align
+ * @align: gen_pool_first_fit_align()'s alignment in bytes, a power of two
+ * @order: the pool's min_alloc_order
+ *
+ * Return: the bound in granules; ~0UL ("any") for a chunk without an index.
+ */
+unsigned long modern_algo_aligned_bound(const struct gen_pool_chunk *chunk,
+					enum modern_algo_kind kind, unsigned long align,
+					int order);
+
 #endif /* GENALLOC_MODERN_ALGO_INTERNAL_H */

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "algo_internal.h"
 #include "genalloc.h"
 #include "index_internal.h"
 
@@ -24,12 +25,29 @@ struct modern_chunk_dir_entry {
 };
 
 /**
+ * struct modern_dir_aim - the aligned family the second tree speaks for
+ * @kind:  MODERN_ALGO_ORDER_ALIGN or MODERN_ALGO_ALIGN; MODERN_ALGO_USER
+ *         while the directory is aimed at none
+ * @align: MODERN_ALGO_ALIGN's alignment in bytes
+ * @order: the pool's min_alloc_order
+ */
+struct modern_dir_aim {
+	enum modern_algo_kind kind;
+	unsigned long align;
+	int order;
+};
+
+/**
  * struct modern_chunk_dir - see modern/chunkdir.c
  * @n:       chunks
  * @cap:     slots allocated (a power of two, or 0)
  * @chunk:   chunk per slot
  * @tree:    max-tree, leaves at @cap + slot; 2 * @cap entries
+ * @atree:   the same over each chunk's modern_algo_aligned_bound() for
+ *           @aim (all 0 while unaimed)
  * @by_addr: @n entries sorted by start address
+ * @aim:     the family of @atree
+ * @unaimed: aligned requests of other families since @aim was set
  *
  * Visible here only so that the per-call accessors below inline into the
  * pool's alloc and free paths; only chunkdir.c writes it.
@@ -38,7 +56,10 @@ struct modern_chunk_dir {
 	size_t n, cap;
 	struct gen_pool_chunk **chunk;
 	unsigned long *tree;
+	unsigned long *atree;
 	struct modern_chunk_dir_entry *by_addr;
+	struct modern_dir_aim aim;
+	size_t unaimed;
 };
 
 /** modern_dir_create() - an empty directory, or NULL when out of memory */
@@ -87,6 +108,12 @@ void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, unsigned lon
  * Most allocations and frees leave a chunk's longest run as it was, so the
  * comparison is inline and only a change pays for the climb.
  */
+/**
+ * modern_dir_refresh_aim() - re-read the aimed bound of the chunk in @slot,
+ * whose index may have remembered a miss (nothing while unaimed)
+ */
+void modern_dir_refresh_aim(struct modern_chunk_dir *dir, size_t slot);
+
 static inline void modern_dir_refresh_chunk(struct modern_chunk_dir *dir, size_t slot,
 					    const struct gen_pool_chunk *chunk)
 {
@@ -94,6 +121,8 @@ static inline void modern_dir_refresh_chunk(struct modern_chunk_dir *dir, size_t
 
 	if (dir->tree[dir->cap + slot] != v)
 		modern_dir_set_leaf(dir, slot, v);
+	if (dir->aim.kind != MODERN_ALGO_USER)
+		modern_dir_refresh_aim(dir, slot);
 }
 
 /**
@@ -105,10 +134,11 @@ static inline void modern_dir_refresh(struct modern_chunk_dir *dir, size_t slot)
 	modern_dir_refresh_chunk(dir, slot, dir->chunk[slot]);
 }
 
-/** modern_dir_prev_fit_climb() - modern_dir_prev_fit() once @slot itself
- * has been found too short */
-size_t modern_dir_prev_fit_climb(const struct modern_chunk_dir *dir, size_t slot,
-				 unsigned long nr);
+/** modern_dir_prev_fit_climb() - modern_dir_prev_fit() (or _aimed() with
+ * @dir->atree) in the max-tree @tree once @slot itself has been found too
+ * short */
+size_t modern_dir_prev_fit_climb(const struct modern_chunk_dir *dir, const unsigned long *tree,
+				 size_t slot, unsigned long nr);
 
 /**
  * modern_dir_prev_fit() - the newest chunk at or below @slot that has a
@@ -125,8 +155,41 @@ static inline size_t modern_dir_prev_fit(const struct modern_chunk_dir *dir, siz
 		return MODERN_DIR_NONE;
 	if (dir->tree[dir->cap + slot] >= nr)
 		return slot;
-	return modern_dir_prev_fit_climb(dir, slot, nr);
+	return modern_dir_prev_fit_climb(dir, dir->tree, slot, nr);
 }
+
+/**
+ * modern_dir_prev_fit_aimed() - modern_dir_prev_fit() for a request of the
+ * family the directory is aimed at (modern_dir_aim_at() said so): it also
+ * skips the chunks whose last aligned search rules this request out
+ */
+static inline size_t modern_dir_prev_fit_aimed(const struct modern_chunk_dir *dir, size_t slot,
+					       unsigned long nr)
+{
+	if (slot >= dir->n)
+		return MODERN_DIR_NONE;
+	if (dir->atree[dir->cap + slot] >= nr)
+		return slot;
+	return modern_dir_prev_fit_climb(dir, dir->atree, slot, nr);
+}
+
+/**
+ * modern_dir_aim_at() - may an aligned request of this family walk the
+ * aimed tree?  Aims the directory at it first where that pays.
+ * @dir:   the directory
+ * @kind:  MODERN_ALGO_ORDER_ALIGN or MODERN_ALGO_ALIGN
+ * @align: MODERN_ALGO_ALIGN's alignment in bytes (a power of two)
+ * @order: the pool's min_alloc_order
+ *
+ * Aiming rebuilds the tree, O(chunks): it happens for the first aligned
+ * request once the pool has two chunks, then only after as many requests
+ * of other families as there are chunks, so that mixed families cost
+ * O(1) a request on average.
+ *
+ * Return: true if the tree speaks for this family.
+ */
+bool modern_dir_aim_at(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
+		       unsigned long align, int order);
 
 /** modern_dir_upper_bound() - the first by_addr entry whose start is above @addr */
 static inline size_t modern_dir_upper_bound(const struct modern_chunk_dir *dir,

@@ -423,6 +423,21 @@ static bool filtered_out(const struct chunk_filter *filter, const struct gen_poo
 	return filter && !filter->keep(chunk, filter->arg);
 }
 
+static bool aligned_kind(enum modern_algo_kind kind)
+{
+	return kind == MODERN_ALGO_ALIGN || kind == MODERN_ALGO_ORDER_ALIGN;
+}
+
+/* May this aligned request walk the directory's aimed tree (chunkdir.c)? */
+static bool aim_dir(struct gen_pool *pool, enum modern_algo_kind kind, const void *data)
+{
+	unsigned long align = 0;
+
+	if (kind == MODERN_ALGO_ALIGN)
+		align = (unsigned long)((const struct genpool_data_align *)data)->align;
+	return modern_dir_aim_at(pool->dir, kind, align, pool->min_alloc_order);
+}
+
 /*
  * Chunks in the kernel's order (newest first, i.e. descending slot).  For a
  * built-in algorithm the directory jumps straight to the next chunk whose
@@ -439,12 +454,15 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 {
 	unsigned long addr = 0;
 	size_t slot;
+	bool aimed;
 
 	modern_lock_acquire(&pool->lock);
+	aimed = aligned_kind(kind) && aim_dir(pool, kind, data);
 	slot = modern_dir_count(pool->dir);
 	while (slot-- > 0) {
 		if (kind != MODERN_ALGO_USER) {
-			slot = modern_dir_prev_fit(pool->dir, slot, nbits);
+			slot = aimed ? modern_dir_prev_fit_aimed(pool->dir, slot, nbits)
+				     : modern_dir_prev_fit(pool->dir, slot, nbits);
 			if (slot == MODERN_DIR_NONE)
 				break;
 		}
@@ -452,6 +470,9 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 			continue;
 		if (alloc_in_slot(pool, slot, size, nbits, algo, kind, data, &addr, owner))
 			break;
+		/* The chunk's index may now remember this miss. */
+		if (pool->dir->aim.kind != MODERN_ALGO_USER)
+			modern_dir_refresh_aim(pool->dir, slot);
 	}
 	modern_lock_release(&pool->lock);
 	return addr;
