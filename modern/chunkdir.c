@@ -159,14 +159,12 @@ void modern_dir_refresh_aim(struct modern_chunk_dir *dir, size_t slot)
 		set_leaf(dir->atree, dir->cap, slot, v);
 }
 
-bool modern_dir_aim_at(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
-		       unsigned long align, int order)
+bool modern_dir_reaim(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
+		      unsigned long align, int order)
 {
 	size_t i;
 
-	if (dir->aim.kind == kind && (kind != MODERN_ALGO_ALIGN || dir->aim.align == align))
-		return true;
-	if (dir->n < 2 || (dir->aim.kind != MODERN_ALGO_USER && ++dir->unaimed < dir->n))
+	if (dir->aim.kind != MODERN_ALGO_USER && ++dir->unaimed < dir->n)
 		return false;
 	dir->aim = (struct modern_dir_aim){ kind, kind == MODERN_ALGO_ALIGN ? align : 0, order };
 	dir->unaimed = 0;

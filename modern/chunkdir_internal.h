@@ -173,6 +173,11 @@ static inline size_t modern_dir_prev_fit_aimed(const struct modern_chunk_dir *di
 	return modern_dir_prev_fit_climb(dir, dir->atree, slot, nr);
 }
 
+/** modern_dir_reaim() - modern_dir_aim_at() for a family other than the
+ * one aimed at (or none), on a directory of two chunks or more */
+bool modern_dir_reaim(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
+		      unsigned long align, int order);
+
 /**
  * modern_dir_aim_at() - may an aligned request of this family walk the
  * aimed tree?  Aims the directory at it first where that pays.
@@ -188,8 +193,13 @@ static inline size_t modern_dir_prev_fit_aimed(const struct modern_chunk_dir *di
  *
  * Return: true if the tree speaks for this family.
  */
-bool modern_dir_aim_at(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
-		       unsigned long align, int order);
+static inline bool modern_dir_aim_at(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
+				     unsigned long align, int order)
+{
+	if (dir->aim.kind == kind && (kind != MODERN_ALGO_ALIGN || dir->aim.align == align))
+		return true;
+	return dir->n >= 2 && modern_dir_reaim(dir, kind, align, order);
+}
 
 /** modern_dir_upper_bound() - the first by_addr entry whose start is above @addr */
 static inline size_t modern_dir_upper_bound(const struct modern_chunk_dir *dir,
