@@ -20,9 +20,9 @@
  * Aligned requests have a second tree.  A chunk whose runs are long enough
  * may still hold no window on the request's grid, and on a pool of many
  * chunks most candidates are such: page-aligned first fit on 64 MiB as
- * 1000 chunks tried 19 chunks a request, 18 of them to hear "no" from
- * their index's miss memo, about 100 instructions and two cache lines
- * each.  So the directory can be aimed at one aligned family (order-
+ * 1000 chunks tried 19 chunks a request, 16-17 of them only to hear "no"
+ * from their index's miss memo, about 100 instructions and two cache
+ * lines each.  So the directory can be aimed at one aligned family (order-
  * aligned fit, or first_fit_align at one alignment), and then keeps a
  * max-tree over each chunk's modern_algo_aligned_bound() for it: its
  * longest run, or less where the chunk's last aligned search that found
