@@ -191,8 +191,9 @@ static unsigned long compare_queries(struct modern_index *ix, unsigned long *map
 		off = test_rng_below(rng, mask + 1);
 		aligned_checked(ix, map, nbits, nr, mask, off, false, &end);
 		known += end != MODERN_INDEX_NONE;
-		/* Grids of 1 to 128 blocks whose points are block starts: the
-		 * grid-point map's, where the chunk keeps one. */
+		/* Grids of 1 to 128 blocks whose points are block starts: read
+		 * from the bitmap on chunks of up to 128 blocks, from the
+		 * grid-point map on larger ones that keep one. */
 		mask = (512UL << test_rng_below(rng, 8)) - 1;
 		off = test_rng_below(rng, (mask + 1) / 512) * 512;
 		aligned_checked(ix, map, nbits, nr, mask, off, false, &end);
