@@ -140,6 +140,18 @@ static inline void modern_dir_refresh(struct modern_chunk_dir *dir, size_t slot)
 size_t modern_dir_prev_fit_climb(const struct modern_chunk_dir *dir, const unsigned long *tree,
 				 size_t slot, unsigned long nr);
 
+/* modern_dir_prev_fit() in the max-tree @tree (@dir->tree or @dir->atree). */
+static inline size_t modern_dir_prev_fit_in(const struct modern_chunk_dir *dir,
+					    const unsigned long *tree, size_t slot,
+					    unsigned long nr)
+{
+	if (slot >= dir->n)
+		return MODERN_DIR_NONE;
+	if (tree[dir->cap + slot] >= nr)
+		return slot;
+	return modern_dir_prev_fit_climb(dir, tree, slot, nr);
+}
+
 /**
  * modern_dir_prev_fit() - the newest chunk at or below @slot that has a
  * free run of at least @nr granules (or no index, so it might)
@@ -151,11 +163,7 @@ size_t modern_dir_prev_fit_climb(const struct modern_chunk_dir *dir, const unsig
 static inline size_t modern_dir_prev_fit(const struct modern_chunk_dir *dir, size_t slot,
 					 unsigned long nr)
 {
-	if (slot >= dir->n)
-		return MODERN_DIR_NONE;
-	if (dir->tree[dir->cap + slot] >= nr)
-		return slot;
-	return modern_dir_prev_fit_climb(dir, dir->tree, slot, nr);
+	return modern_dir_prev_fit_in(dir, dir->tree, slot, nr);
 }
 
 /**
@@ -166,11 +174,7 @@ static inline size_t modern_dir_prev_fit(const struct modern_chunk_dir *dir, siz
 static inline size_t modern_dir_prev_fit_aimed(const struct modern_chunk_dir *dir, size_t slot,
 					       unsigned long nr)
 {
-	if (slot >= dir->n)
-		return MODERN_DIR_NONE;
-	if (dir->atree[dir->cap + slot] >= nr)
-		return slot;
-	return modern_dir_prev_fit_climb(dir, dir->atree, slot, nr);
+	return modern_dir_prev_fit_in(dir, dir->atree, slot, nr);
 }
 
 /** modern_dir_reaim() - modern_dir_aim_at() for a family other than the
