@@ -746,7 +746,8 @@ static const struct bench_engine *speed_engine_find(const char *name)
  * chunks, each indexed algorithm against its linear twin.  Each column is
  * a run of the main loop with --chunks set, so its rerun line reproduces it.
  */
-static const char *const many_engines[] = { "ff8", "kff8", "bf8", "kbf8", "ffo8", "kffo8" };
+static const char *const many_engines[] = { "ff8", "kff8", "bf8", "kbf8", "ffo8", "kffo8",
+					     "ffa8", "kffa8" };
 #define NR_MANY (sizeof(many_engines) / sizeof(many_engines[0]))
 
 /* @m: @s narrowed to the section's point, its engines and @chunks. */
@@ -903,10 +904,12 @@ static void usage(FILE *f)
 "                        for one size\n"
 "  -k, --chunks N        build each modern pool from N equal chunks, one\n"
 "                        gen_pool_add each (default 1: one range); only the\n"
-"                        modern engines (ff*, bf*, ffo*, kff8, kbf8, kffo8)\n"
+"                        modern engines (ff*, bf*, ffo*, ffa8, kff8, kbf8,\n"
+"                        kffo8, kffa8)\n"
 "  -K, --many-chunks N   the MANY CHUNKS section: a 64M pool, 50%% full, 1\n"
-"                        thread, as 1 and as N chunks, ff8/bf8/ffo8 against\n"
-"                        kff8/kbf8/kffo8 (default 1000; 'none' skips it)\n"
+"                        thread, as 1 and as N chunks, ff8/bf8/ffo8/ffa8\n"
+"                        against kff8/kbf8/kffo8/kffa8 (default 1000; 'none'\n"
+"                        skips it)\n"
 "  -A, --add-chunks N    the ADD CHUNKS section: the time to add N 64-byte\n"
 "                        chunks to one pool (default 10000; 'none' skips it)\n"
 "  -c, --csv FILE        also write every figure to FILE as CSV\n"
