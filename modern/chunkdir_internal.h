@@ -102,18 +102,19 @@ static inline unsigned long modern_dir_value(const struct gen_pool_chunk *chunk)
 void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, unsigned long v);
 
 /**
- * modern_dir_refresh_chunk() - modern_dir_refresh() for a caller that holds
- * @chunk, the chunk in @slot, already (the pool's alloc and free)
- *
- * Most allocations and frees leave a chunk's longest run as it was, so the
- * comparison is inline and only a change pays for the climb.
- */
-/**
  * modern_dir_refresh_aim() - re-read the aimed bound of the chunk in @slot,
  * whose index may have remembered a miss (nothing while unaimed)
  */
 void modern_dir_refresh_aim(struct modern_chunk_dir *dir, size_t slot);
 
+/**
+ * modern_dir_refresh_chunk() - modern_dir_refresh() for a caller that holds
+ * @chunk, the chunk in @slot, already (the pool's alloc and free)
+ *
+ * Most allocations and frees leave a chunk's longest run as it was, so the
+ * comparison is inline and only a change pays for the climb.  An aimed
+ * directory re-reads the chunk's aimed bound too.
+ */
 static inline void modern_dir_refresh_chunk(struct modern_chunk_dir *dir, size_t slot,
 					    const struct gen_pool_chunk *chunk)
 {
