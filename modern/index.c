@@ -45,8 +45,9 @@
  *   (find_on_points()), or on chunks of at most 128 blocks (under about
  *   100 the budget leaves no room for the map) from those bits in the
  *   bitmap (find_on_starts()).  An aligned search that found nothing is
- *   remembered until the next release, and answers the searches it
- *   implies at once (THE MISS MEMO, below).
+ *   remembered, and answers the searches it implies at once; a release
+ *   narrows it to what is longer than the windows it made (THE MISS MEMO,
+ *   below).
  *   Best fit asks the size classes
  *   (sizeclass.c), which use the full map to find where runs end.
  *
