@@ -151,7 +151,7 @@ void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, unsigned lon
 	set_leaf(dir->tree, dir->cap, slot, v);
 }
 
-void modern_dir_refresh_aim(struct modern_chunk_dir *dir, size_t slot)
+void modern_dir_set_aim_leaf(struct modern_chunk_dir *dir, size_t slot)
 {
 	unsigned long v = aim_value(dir, dir->chunk[slot]);
 

@@ -101,11 +101,19 @@ static inline unsigned long modern_dir_value(const struct gen_pool_chunk *chunk)
 /** modern_dir_set_leaf() - store @v as @slot's value and fix its ancestors */
 void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, unsigned long v);
 
+/** modern_dir_set_aim_leaf() - modern_dir_refresh_aim()'s work, out of line */
+void modern_dir_set_aim_leaf(struct modern_chunk_dir *dir, size_t slot);
+
 /**
  * modern_dir_refresh_aim() - re-read the aimed bound of the chunk in @slot,
- * whose index may have remembered a miss (nothing while unaimed)
+ * whose index may have remembered a miss (nothing while unaimed: that test
+ * is inline, since the pool asks after every allocation and free)
  */
-void modern_dir_refresh_aim(struct modern_chunk_dir *dir, size_t slot);
+static inline void modern_dir_refresh_aim(struct modern_chunk_dir *dir, size_t slot)
+{
+	if (dir->aim.kind != MODERN_ALGO_USER)
+		modern_dir_set_aim_leaf(dir, slot);
+}
 
 /**
  * modern_dir_refresh_chunk() - modern_dir_refresh() for a caller that holds
@@ -122,8 +130,7 @@ static inline void modern_dir_refresh_chunk(struct modern_chunk_dir *dir, size_t
 
 	if (dir->tree[dir->cap + slot] != v)
 		modern_dir_set_leaf(dir, slot, v);
-	if (dir->aim.kind != MODERN_ALGO_USER)
-		modern_dir_refresh_aim(dir, slot);
+	modern_dir_refresh_aim(dir, slot);
 }
 
 /**

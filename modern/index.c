@@ -2067,13 +2067,14 @@ static unsigned long find_on_grid(struct modern_index *ix, const unsigned long *
 				  unsigned long nr, unsigned long mask, unsigned long off,
 				  unsigned long fmask, unsigned long foff, unsigned long *run_end)
 {
+	bool points = points_serve(mask, off, fmask);
 	unsigned long r;
 
 	if (hints_serve(ix, nr, mask, off))
 		r = find_hinted(ix, map, nr, mask, off, run_end);
-	else if (points_serve(mask, off, fmask) && ix->count[0] <= STARTS_MAX_BLOCKS)
+	else if (points && ix->count[0] <= STARTS_MAX_BLOCKS)
 		r = find_on_starts(ix, map, nr, mask, off, run_end);
-	else if (points_serve(mask, off, fmask) && (ix->gp_on || gp_words(ix->nbits)))
+	else if (points && (ix->gp_on || gp_words(ix->nbits)))
 		r = find_on_points(ix, map, nr, mask, off, run_end);
 	else
 		r = find_unhinted(ix, map, nr, mask, off, fmask, foff, run_end);

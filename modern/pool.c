@@ -471,8 +471,7 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 		if (alloc_in_slot(pool, slot, size, nbits, algo, kind, data, &addr, owner))
 			break;
 		/* The chunk's index may now remember this miss. */
-		if (pool->dir->aim.kind != MODERN_ALGO_USER)
-			modern_dir_refresh_aim(pool->dir, slot);
+		modern_dir_refresh_aim(pool->dir, slot);
 	}
 	modern_lock_release(&pool->lock);
 	return addr;
