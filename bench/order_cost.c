@@ -80,10 +80,15 @@ static int run(size_t bytes, size_t pairs, uint64_t seed, double overhead, doubl
 		if (!a)
 			break;
 		if (nr == cap) {
+			struct live *grown;
+
 			cap = cap ? 2 * cap : 4096;
-			set = realloc(set, cap * sizeof(*set));
-			if (!set)
+			grown = realloc(set, cap * sizeof(*set));
+			if (!grown) {
+				free(set);
 				return -1;
+			}
+			set = grown;
 		}
 		set[nr++] = (struct live){ a, size };
 		granted += size;
