@@ -698,9 +698,10 @@ enum algo { FIRST, ALIGN, ORDER, BEST, FIXED, NALGOS };
 
 struct twin {
 	struct gen_pool *ix, *lin;
-	unsigned long live_addr[512];
-	size_t live_size[512];
+	unsigned long *live_addr;
+	size_t *live_size;
 	int nlive;
+	int cap;
 };
 
 static const genpool_algo_t algos[NALGOS] = {
@@ -714,9 +715,15 @@ static void twin_add(struct twin *t, unsigned long addr, size_t size)
 	ck_assert_int_eq(gen_pool_add(t->lin, addr, size, -1), 0);
 }
 
-static void twin_init(struct twin *t, int order)
+/* Two pools that must agree, room for @cap live blocks. */
+static void twin_init_cap(struct twin *t, int order, int cap)
 {
 	memset(t, 0, sizeof(*t));
+	t->cap = cap;
+	t->live_addr = malloc((size_t)cap * sizeof(*t->live_addr));
+	t->live_size = malloc((size_t)cap * sizeof(*t->live_size));
+	ck_assert_ptr_nonnull(t->live_addr);
+	ck_assert_ptr_nonnull(t->live_size);
 	t->ix = gen_pool_create(order, -1);
 	t->lin = gen_pool_create(order, -1);
 	ck_assert_ptr_nonnull(t->ix);
@@ -724,13 +731,18 @@ static void twin_init(struct twin *t, int order)
 	gen_pool_set_lockless(t->lin, true);
 }
 
-/* Two steps in five (and whenever 512 blocks are live) free a random live
+static void twin_init(struct twin *t, int order)
+{
+	twin_init_cap(t, order, 512);
+}
+
+/* Two steps in five (and whenever the twin is full) free a random live
  * block in both pools: true if this step did. */
 static bool twin_free_some(struct twin *t, unsigned long long *rng)
 {
 	int k;
 
-	if (!t->nlive || (t->nlive < 512 && test_rng_below(rng, 5) >= 2))
+	if (!t->nlive || (t->nlive < t->cap && test_rng_below(rng, 5) >= 2))
 		return false;
 	k = (int)test_rng_below(rng, (unsigned long long)t->nlive);
 	gen_pool_free(t->ix, t->live_addr[k], t->live_size[k]);
@@ -750,6 +762,7 @@ static void twin_alloc(struct twin *t, size_t size, genpool_algo_t algo, void *d
 	if (a != b)
 		ck_abort_msg("size %zu: indexed 0x%lx, linear 0x%lx", size, a, b);
 	if (a) {
+		ck_assert_int_lt(t->nlive, t->cap);
 		t->live_addr[t->nlive] = a;
 		t->live_size[t->nlive] = size;
 		t->nlive++;
@@ -788,6 +801,8 @@ static void twin_drain(struct twin *t)
 	ck_assert_int_eq(gen_pool_check(t->ix), 0);
 	gen_pool_destroy(t->ix);
 	gen_pool_destroy(t->lin);
+	free(t->live_addr);
+	free(t->live_size);
 }
 
 /*
@@ -992,6 +1007,115 @@ START_TEST(many_chunks_aligned_place_as_the_kernel)
 END_TEST
 
 /*
+ * Pools far fuller than the tests above make them (they keep at most 512
+ * blocks live): tens of thousands of small blocks on chunks large enough
+ * for several tree levels, the aligned-fit hints and the size classes'
+ * rows, so that searches and rescans run through blocks holding many short
+ * runs, and frees merge into such blocks.  Each case fills its pool with
+ * first and best fit to its occupancy, then frees and allocates with every
+ * algorithm around it; the indexed pool must answer as the kernel's
+ * linear search throughout.
+ */
+static const struct {
+	int order;
+	unsigned long granules[3];	/* chunk sizes, 0 for none */
+	unsigned int fill;		/* percent of the pool in use */
+	unsigned int max_nr;		/* requests of 1 .. max_nr granules */
+} dense_cases[] = {
+	{ 3, { MODERN_INDEX_HINT_MIN_BITS + 77, 0, 0 }, 90, 64 },
+	{ 0, { 70001, 131073, 600001 }, 75, 4096 },
+	{ 5, { 32769, 4097, 262145 }, 95, 16 },
+	{ 2, { (1UL << 20) + 3, 0, 0 }, 60, 1024 },
+};
+
+/* A request of 1 to @max_nr granules, short ones as likely as long ones
+ * in the log (a power of two bound, then uniform below it), in bytes that
+ * do not always fill the last granule. */
+static size_t dense_size(unsigned long long *rng, unsigned int max_nr, int order)
+{
+	unsigned int bits = 0;
+	unsigned long nr;
+
+	while ((2U << bits) <= max_nr)
+		bits++;
+	nr = 1 + test_rng_below(rng, 1ULL << test_rng_below(rng, bits + 1));
+	if (nr > max_nr)
+		nr = max_nr;
+	return (nr << order) - test_rng_below(rng, 1ULL << order);
+}
+
+static size_t in_use(struct gen_pool *pool)
+{
+	return gen_pool_size(pool) - gen_pool_avail(pool);
+}
+
+START_TEST(dense_pools_place_as_the_kernel)
+{
+	const int order = dense_cases[_i].order;
+	const unsigned int max_nr = dense_cases[_i].max_nr;
+	unsigned long long rng = 0xde5e + (unsigned long long)_i;
+	unsigned long base = 0x100000;
+	struct genpool_data_align al;
+	struct genpool_data_fixed fx;
+	size_t target, c, total = 0;
+	int steps, s, k;
+	struct twin t;
+	void *data;
+
+	/* Under valgrind the fills of tens of thousands of blocks, each
+	 * answered by the linear twin too, would take a minute. */
+	if (getenv("GENALLOC_UNDER_VALGRIND") && dense_cases[_i].fill > 80)
+		return;
+	twin_init_cap(&t, order, 1 << 17);
+	for (c = 0; c < 3 && dense_cases[_i].granules[c]; c++) {
+		size_t bytes = dense_cases[_i].granules[c] << order;
+
+		/* Bases off the page and off every granule grid but the pool's. */
+		twin_add(&t, base + ((unsigned long)(c + 1) << order) * 5, bytes);
+		base += bytes + 0x100000;
+		total += bytes;
+	}
+	target = total / 100 * dense_cases[_i].fill;
+	while (in_use(t.ix) < target && t.nlive < t.cap) {
+		int before = t.nlive;
+
+		twin_alloc(&t, dense_size(&rng, max_nr, order),
+			   test_rng_below(&rng, 4) ? gen_pool_first_fit : gen_pool_best_fit, NULL);
+		if (t.nlive == before)
+			break;	/* nothing of that size fits any more */
+	}
+	ck_assert_uint_ge(t.nlive, 1000);
+	ck_assert_int_eq(gen_pool_check(t.ix), 0);
+	steps = long_run() ? 20000 : getenv("GENALLOC_UNDER_VALGRIND") ? 400 : 4000;
+	for (s = 0; s < steps; s++) {
+		if (in_use(t.ix) >= target || t.nlive == t.cap) {
+			k = (int)test_rng_below(&rng, (unsigned long long)t.nlive);
+			gen_pool_free(t.ix, t.live_addr[k], t.live_size[k]);
+			gen_pool_free(t.lin, t.live_addr[k], t.live_size[k]);
+			t.nlive--;
+			t.live_addr[k] = t.live_addr[t.nlive];
+			t.live_size[k] = t.live_size[t.nlive];
+		} else {
+			k = (int)test_rng_below(&rng, NALGOS);
+			data = NULL;
+			if (k == ALIGN) {
+				al.align = 1 << test_rng_below(&rng, (unsigned long long)order + 8);
+				data = &al;
+			} else if (k == FIXED) {
+				fx.offset = test_rng_below(&rng, total >> order) << order;
+				data = &fx;
+			}
+			twin_alloc(&t, dense_size(&rng, max_nr, order), algos[k], data);
+		}
+		if (s % 500 == 0)
+			ck_assert_int_eq(gen_pool_check(t.ix), 0);
+	}
+	ck_assert_uint_eq(gen_pool_avail(t.ix), gen_pool_avail(t.lin));
+	twin_drain(&t);
+}
+END_TEST
+
+/*
  * Best fit on a chunk of 2^27 granules: holes carved far apart, so that the
  * size classes' rows span several summary words.
  */
@@ -1123,6 +1247,8 @@ Suite *modern_index_suite(void)
 	tc = tcase_create("big_chunk");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, best_fit_across_a_big_chunk);
+	tcase_add_loop_test(tc, dense_pools_place_as_the_kernel, 0,
+			    (int)(sizeof(dense_cases) / sizeof(dense_cases[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }
