@@ -3,7 +3,7 @@
 # Programs, built by "make" under $(B)/bench/:
 #   genalloc-compare       fragmentation and footprint, engines side by side
 #   genalloc-speed         alloc+free cost against pool size, occupancy, threads
-#   genalloc-order-cost    order-aligned fit's cost split by request order
+#   genalloc-order-cost    alloc and free cost split by request order
 #   libgenalloc-trace.so   LD_PRELOAD tracer that records malloc traces
 
 # Everything but the programs' main files and the tracer: the test links

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench/order_cost.c - genalloc-order-cost: what an order-aligned
- * allocation costs by its order, on pools of several sizes.
+ * bench/order_cost.c - genalloc-order-cost: what an allocation and a free
+ * cost by the order of the request, on pools of several sizes.
  *
- * genalloc-speed gives one figure a workload; this splits order-aligned
- * fit's (gen_pool_first_fit_order_align) by the order of the request, to
- * show where its growth with the pool comes from.  The workload is
- * genalloc-speed's log-uniform one: requests of 16 B to 64 KiB, 8-byte
- * granules, the pool filled to half, then pairs of a free of a random live
- * block and a new allocation.  Each allocation is timed alone with
- * clock_gettime(); the timer's own cost, measured first, is taken off.
+ * genalloc-speed gives one figure a workload; this splits it by the order
+ * of the request (its granules rounded up to a power of two), to show
+ * where the cost comes from: for order-aligned fit (the default), its
+ * growth with the pool; for first fit (--algo first_fit), that the small
+ * requests, which land in the fragmented front of the pool, cost most.
+ * The workload is genalloc-speed's log-uniform one: requests of 16 B to
+ * 64 KiB, 8-byte granules, the pool filled to half, then pairs of a free
+ * of a random live block and a new allocation.  Each call is timed alone
+ * with clock_gettime(); the timer's own cost, measured first, is taken
+ * off.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,6 +35,23 @@
 struct live {
 	unsigned long addr;
 	size_t size;
+};
+
+/* The algorithms it can split, by their names on the command line. */
+static const struct {
+	const char *name;
+	const char *kernel_name;
+	genpool_algo_t algo;
+} algos[] = {
+	{ "order_align", "gen_pool_first_fit_order_align", gen_pool_first_fit_order_align },
+	{ "first_fit", "gen_pool_first_fit", gen_pool_first_fit },
+	{ "best_fit", "gen_pool_best_fit", gen_pool_best_fit },
+};
+
+/* What one pool size gives: mean ns per call of each order, and counts. */
+struct order_costs {
+	double alloc_ns[NORDERS], free_ns[NORDERS];
+	long allocs[NORDERS], frees[NORDERS];
 };
 
 static double now_ns(void)
@@ -60,19 +80,20 @@ static double timer_cost(void)
 	return (t1 - t0) / 100000;
 }
 
-/* Mean ns per allocation of each order on a pool of @bytes. */
-static int run(size_t bytes, size_t pairs, uint64_t seed, double overhead, double *ns, long *count)
+/* Mean ns per allocation and per free of each order on a pool of @bytes. */
+static int run(size_t bytes, genpool_algo_t algo, size_t pairs, uint64_t seed, double overhead,
+	       struct order_costs *c)
 {
 	struct gen_pool *pool = gen_pool_create(ORDER, -1);
 	struct live *set = NULL;
 	size_t nr = 0, cap = 0, granted = 0, k;
-	double sum[NORDERS] = { 0 };
+	double asum[NORDERS] = { 0 }, fsum[NORDERS] = { 0 };
 	uint64_t s = seed;
 	size_t i;
 
 	if (!pool || gen_pool_add(pool, BASE, bytes, -1))
 		return -1;
-	gen_pool_set_algo(pool, gen_pool_first_fit_order_align, NULL);
+	gen_pool_set_algo(pool, algo, NULL);
 	while (granted < bytes / 2) {
 		size_t size = bench_draw_log_uniform(&s, LO, HI);
 		unsigned long a = gen_pool_alloc(pool, size);
@@ -93,24 +114,32 @@ static int run(size_t bytes, size_t pairs, uint64_t seed, double overhead, doubl
 		set[nr++] = (struct live){ a, size };
 		granted += size;
 	}
-	memset(count, 0, NORDERS * sizeof(*count));
+	memset(c, 0, sizeof(*c));
 	for (i = 0; i < pairs && nr; i++) {
 		struct live *b = &set[bench_rng_below(&s, nr)];
 		unsigned int o;
 		double t0, t1;
 
-		if (b->addr)
+		if (b->addr) {
+			o = order_of(b->size);
+			t0 = now_ns();
 			gen_pool_free(pool, b->addr, b->size);
+			t1 = now_ns();
+			fsum[o] += t1 - t0 - overhead;
+			c->frees[o]++;
+		}
 		b->size = bench_draw_log_uniform(&s, LO, HI);
 		o = order_of(b->size);
 		t0 = now_ns();
 		b->addr = gen_pool_alloc(pool, b->size);
 		t1 = now_ns();
-		sum[o] += t1 - t0 - overhead;
-		count[o]++;
+		asum[o] += t1 - t0 - overhead;
+		c->allocs[o]++;
 	}
-	for (k = 0; k < NORDERS; k++)
-		ns[k] = count[k] ? sum[k] / (double)count[k] : 0;
+	for (k = 0; k < NORDERS; k++) {
+		c->alloc_ns[k] = c->allocs[k] ? asum[k] / (double)c->allocs[k] : 0;
+		c->free_ns[k] = c->frees[k] ? fsum[k] / (double)c->frees[k] : 0;
+	}
 	for (k = 0; k < nr; k++)
 		if (set[k].addr)
 			gen_pool_free(pool, set[k].addr, set[k].size);
@@ -146,30 +175,61 @@ static void print_size(size_t v)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: genalloc-order-cost [--pools 1M,64M,1G] [--pairs N] [--seed S]\n");
+	fprintf(stderr, "usage: genalloc-order-cost [--algo order_align|first_fit|best_fit] "
+			"[--pools 1M,64M,1G] [--pairs N] [--seed S]\n");
 	exit(2);
+}
+
+/* One table: a row per order, a column per pool, mean ns per call. */
+static void print_table(const char *what, const size_t *pools, size_t np,
+			const struct order_costs *c, bool frees)
+{
+	size_t p, k;
+	double first, last;
+
+	printf("  %-17s", what);
+	for (p = 0; p < np; p++)
+		print_size(pools[p]);
+	printf("  last/first\n");
+	for (k = 0; k < NORDERS; k++) {
+		if (!(frees ? c[0].frees[k] : c[0].allocs[k]))
+			continue;
+		printf("  %2zu (%5zu..%-5zu)", k, k ? ((size_t)1 << (k - 1)) + 1 : 1, (size_t)1 << k);
+		for (p = 0; p < np; p++)
+			printf(" %10.0f", frees ? c[p].free_ns[k] : c[p].alloc_ns[k]);
+		first = frees ? c[0].free_ns[k] : c[0].alloc_ns[k];
+		last = frees ? c[np - 1].free_ns[k] : c[np - 1].alloc_ns[k];
+		printf("  %9.1f\n", first > 0 ? last / first : 0);
+	}
 }
 
 int main(int argc, char **argv)
 {
 	const char *pools_arg = "1M,64M,1G";
-	size_t pools[MAX_POOLS], np = 0, p, k;
-	double ns[MAX_POOLS][NORDERS], overhead;
-	long count[MAX_POOLS][NORDERS];
+	size_t pools[MAX_POOLS], np = 0, p, a = 0;
+	struct order_costs costs[MAX_POOLS];
 	size_t pairs = 200000, seed = 88172645463325252ULL;
+	double overhead;
 	bool ok;
 	int i;
 
 	for (i = 1; i < argc; i++) {
 		ok = true;
-		if (!strcmp(argv[i], "--pools") && i + 1 < argc)
+		if (!strcmp(argv[i], "--pools") && i + 1 < argc) {
 			pools_arg = argv[++i];
-		else if (!strcmp(argv[i], "--pairs") && i + 1 < argc)
+		} else if (!strcmp(argv[i], "--algo") && i + 1 < argc) {
+			for (a = 0; a < sizeof(algos) / sizeof(algos[0]); a++)
+				if (!strcmp(argv[i + 1], algos[a].name))
+					break;
+			ok = a < sizeof(algos) / sizeof(algos[0]);
+			i++;
+		} else if (!strcmp(argv[i], "--pairs") && i + 1 < argc) {
 			ok = !bench_parse_count(argv[++i], 1, (size_t)1 << 40, &pairs);
-		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
 			ok = !bench_parse_count(argv[++i], 1, SIZE_MAX, &seed);
-		else
+		} else {
 			ok = false;
+		}
 		if (!ok)
 			usage();
 	}
@@ -177,27 +237,18 @@ int main(int argc, char **argv)
 	if (!np)
 		usage();
 	overhead = timer_cost();
-	printf("ORDER COST: gen_pool_first_fit_order_align, 8-byte granules, log-uniform "
-	       "%d B..%d KiB, 50%% full;\n  mean ns per gen_pool_alloc() by order (granules "
-	       "rounded up to 2^k), timer's %.0f ns taken off\n", LO, HI >> 10, overhead);
+	printf("ORDER COST: %s, 8-byte granules, log-uniform %d B..%d KiB, 50%% full;\n"
+	       "  mean ns per call by the request's order (granules rounded up to 2^k),\n"
+	       "  timer's %.0f ns taken off\n",
+	       algos[a].kernel_name, LO, HI >> 10, overhead);
 	for (p = 0; p < np; p++)
-		if (run(pools[p], pairs, seed, overhead, ns[p], count[p])) {
+		if (run(pools[p], algos[a].algo, pairs, seed, overhead, &costs[p])) {
 			fprintf(stderr, "genalloc-order-cost: no pool of %zu bytes\n", pools[p]);
 			return 1;
 		}
-	printf("  %-17s", "order (granules)");
-	for (p = 0; p < np; p++)
-		print_size(pools[p]);
-	printf("  last/first\n");
-	for (k = 0; k < NORDERS; k++) {
-		if (!count[0][k])
-			continue;
-		printf("  %2zu (%5zu..%-5zu)", k, k ? ((size_t)1 << (k - 1)) + 1 : 1, (size_t)1 << k);
-		for (p = 0; p < np; p++)
-			printf(" %10.0f", ns[p][k]);
-		printf("  %9.1f\n", ns[0][k] > 0 ? ns[np - 1][k] / ns[0][k] : 0);
-	}
-	printf("rerun: genalloc-order-cost --pools %s --pairs %zu --seed %zu\n", pools_arg, pairs,
-	       seed);
+	print_table("alloc, by order", pools, np, costs, false);
+	print_table("free, by order", pools, np, costs, true);
+	printf("rerun: genalloc-order-cost --algo %s --pools %s --pairs %zu --seed %zu\n",
+	       algos[a].name, pools_arg, pairs, seed);
 	return 0;
 }
