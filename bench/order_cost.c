@@ -80,6 +80,18 @@ static double timer_cost(void)
 	return (t1 - t0) / 100000;
 }
 
+/* Give back the @nr blocks of @set and the pool. */
+static void release(struct gen_pool *pool, struct live *set, size_t nr)
+{
+	size_t k;
+
+	for (k = 0; k < nr; k++)
+		if (set[k].addr)
+			gen_pool_free(pool, set[k].addr, set[k].size);
+	free(set);
+	gen_pool_destroy(pool);
+}
+
 /* Mean ns per allocation and per free of each order on a pool of @bytes. */
 static int run(size_t bytes, genpool_algo_t algo, size_t pairs, uint64_t seed, double overhead,
 	       struct order_costs *c)
@@ -91,8 +103,12 @@ static int run(size_t bytes, genpool_algo_t algo, size_t pairs, uint64_t seed, d
 	uint64_t s = seed;
 	size_t i;
 
-	if (!pool || gen_pool_add(pool, BASE, bytes, -1))
+	if (!pool)
 		return -1;
+	if (gen_pool_add(pool, BASE, bytes, -1)) {
+		gen_pool_destroy(pool);
+		return -1;
+	}
 	gen_pool_set_algo(pool, algo, NULL);
 	while (granted < bytes / 2) {
 		size_t size = bench_draw_log_uniform(&s, LO, HI);
@@ -106,7 +122,8 @@ static int run(size_t bytes, genpool_algo_t algo, size_t pairs, uint64_t seed, d
 			cap = cap ? 2 * cap : 4096;
 			grown = realloc(set, cap * sizeof(*set));
 			if (!grown) {
-				free(set);
+				gen_pool_free(pool, a, size);
+				release(pool, set, nr);
 				return -1;
 			}
 			set = grown;
@@ -140,11 +157,7 @@ static int run(size_t bytes, genpool_algo_t algo, size_t pairs, uint64_t seed, d
 		c->alloc_ns[k] = c->allocs[k] ? asum[k] / (double)c->allocs[k] : 0;
 		c->free_ns[k] = c->frees[k] ? fsum[k] / (double)c->frees[k] : 0;
 	}
-	for (k = 0; k < nr; k++)
-		if (set[k].addr)
-			gen_pool_free(pool, set[k].addr, set[k].size);
-	free(set);
-	gen_pool_destroy(pool);
+	release(pool, set, nr);
 	return 0;
 }
 
@@ -243,7 +256,7 @@ int main(int argc, char **argv)
 	       algos[a].kernel_name, LO, HI >> 10, overhead);
 	for (p = 0; p < np; p++)
 		if (run(pools[p], algos[a].algo, pairs, seed, overhead, &costs[p])) {
-			fprintf(stderr, "genalloc-order-cost: no pool of %zu bytes\n", pools[p]);
+			fprintf(stderr, "genalloc-order-cost: cannot run a pool of %zu bytes\n", pools[p]);
 			return 1;
 		}
 	print_table("alloc, by order", pools, np, costs, false);
