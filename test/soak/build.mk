@@ -2,7 +2,8 @@
 # kernel's linear search (see test/soak/soak.c).
 #
 #   make soak             run it for SOAK_SECONDS (default 600) from seed
-#                         SOAK_SEED (default 1) on the release build
+#                         SOAK_SEED (default 1), on the VARIANT's build (release
+#                         unless told)
 #
 # make check runs "genalloc-soak --check" (twenty short rounds) in every
 # variant, so the sanitizers and valgrind see it too.

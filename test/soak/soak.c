@@ -146,7 +146,7 @@ static void draw_config(struct soak_config *c, uint64_t *s, bool small)
 
 		if (c->total + n > max_total)
 			n = 1 + below(s, 4096);
-		/* Some on the granule grid off any page, some off every grid. */
+		/* On the granule grid but off the page, off every grid, or on a MiB. */
 		switch (below(s, 3)) {
 		case 0:
 			c->start[i] = base + (below(s, 1UL << 16) & ~(g - 1));
