@@ -736,20 +736,25 @@ static void twin_init(struct twin *t, int order)
 	twin_init_cap(t, order, 512);
 }
 
-/* Two steps in five (and whenever the twin is full) free a random live
- * block in both pools: true if this step did. */
-static bool twin_free_some(struct twin *t, unsigned long long *rng)
+/* Free a random live block in both pools (there must be one). */
+static void twin_free_one(struct twin *t, unsigned long long *rng)
 {
-	int k;
+	int k = (int)test_rng_below(rng, (unsigned long long)t->nlive);
 
-	if (!t->nlive || (t->nlive < t->cap && test_rng_below(rng, 5) >= 2))
-		return false;
-	k = (int)test_rng_below(rng, (unsigned long long)t->nlive);
 	gen_pool_free(t->ix, t->live_addr[k], t->live_size[k]);
 	gen_pool_free(t->lin, t->live_addr[k], t->live_size[k]);
 	t->nlive--;
 	t->live_addr[k] = t->live_addr[t->nlive];
 	t->live_size[k] = t->live_size[t->nlive];
+}
+
+/* Two steps in five (and whenever the twin is full) free a random live
+ * block in both pools: true if this step did. */
+static bool twin_free_some(struct twin *t, unsigned long long *rng)
+{
+	if (!t->nlive || (t->nlive < t->cap && test_rng_below(rng, 5) >= 2))
+		return false;
+	twin_free_one(t, rng);
 	return true;
 }
 
@@ -769,26 +774,34 @@ static void twin_alloc(struct twin *t, size_t size, genpool_algo_t algo, void *d
 	}
 }
 
-static void twin_step(struct twin *t, unsigned long long *rng, size_t max_size)
+/* @size bytes from both pools by a random algorithm: aligned to 2^0 to
+ * 2^(@align_bits - 1) bytes, or at an offset of under @offsets granules. */
+static void twin_alloc_any(struct twin *t, unsigned long long *rng, size_t size,
+			   unsigned int align_bits, unsigned long offsets)
 {
 	struct genpool_data_align al;
 	struct genpool_data_fixed fx;
 	void *data = NULL;
+	int k = (int)test_rng_below(rng, NALGOS);
+
+	if (k == ALIGN) {
+		al.align = 1 << test_rng_below(rng, align_bits);
+		data = &al;
+	} else if (k == FIXED) {
+		fx.offset = test_rng_below(rng, offsets) << t->ix->min_alloc_order;
+		data = &fx;
+	}
+	twin_alloc(t, size, algos[k], data);
+}
+
+static void twin_step(struct twin *t, unsigned long long *rng, size_t max_size)
+{
 	size_t size;
-	int k;
 
 	if (twin_free_some(t, rng))
 		return;
 	size = 1 + test_rng_below(rng, test_rng_below(rng, 4) ? 200 : max_size);
-	k = (int)test_rng_below(rng, NALGOS);
-	if (k == ALIGN) {
-		al.align = 1 << test_rng_below(rng, 12);
-		data = &al;
-	} else if (k == FIXED) {
-		fx.offset = test_rng_below(rng, max_size) << t->ix->min_alloc_order;
-		data = &fx;
-	}
-	twin_alloc(t, size, algos[k], data);
+	twin_alloc_any(t, rng, size, 12, max_size);
 }
 
 static void twin_drain(struct twin *t)
@@ -1055,12 +1068,9 @@ START_TEST(dense_pools_place_as_the_kernel)
 	const unsigned int max_nr = dense_cases[_i].max_nr;
 	unsigned long long rng = 0xde5e + (unsigned long long)_i;
 	unsigned long base = 0x100000;
-	struct genpool_data_align al;
-	struct genpool_data_fixed fx;
 	size_t target, c, total = 0;
-	int steps, s, k;
+	int steps, s;
 	struct twin t;
-	void *data;
 
 	/* Under valgrind the fills of tens of thousands of blocks, each
 	 * answered by the linear twin too, would take a minute. */
@@ -1088,25 +1098,11 @@ START_TEST(dense_pools_place_as_the_kernel)
 	ck_assert_int_eq(gen_pool_check(t.ix), 0);
 	steps = long_run() ? 20000 : getenv("GENALLOC_UNDER_VALGRIND") ? 400 : 4000;
 	for (s = 0; s < steps; s++) {
-		if (in_use(t.ix) >= target || t.nlive == t.cap) {
-			k = (int)test_rng_below(&rng, (unsigned long long)t.nlive);
-			gen_pool_free(t.ix, t.live_addr[k], t.live_size[k]);
-			gen_pool_free(t.lin, t.live_addr[k], t.live_size[k]);
-			t.nlive--;
-			t.live_addr[k] = t.live_addr[t.nlive];
-			t.live_size[k] = t.live_size[t.nlive];
-		} else {
-			k = (int)test_rng_below(&rng, NALGOS);
-			data = NULL;
-			if (k == ALIGN) {
-				al.align = 1 << test_rng_below(&rng, (unsigned long long)order + 8);
-				data = &al;
-			} else if (k == FIXED) {
-				fx.offset = test_rng_below(&rng, total >> order) << order;
-				data = &fx;
-			}
-			twin_alloc(&t, dense_size(&rng, max_nr, order), algos[k], data);
-		}
+		if (in_use(t.ix) >= target || t.nlive == t.cap)
+			twin_free_one(&t, &rng);
+		else
+			twin_alloc_any(&t, &rng, dense_size(&rng, max_nr, order),
+				       (unsigned int)order + 8, total >> order);
 		if (s % 500 == 0)
 			ck_assert_int_eq(gen_pool_check(t.ix), 0);
 	}
