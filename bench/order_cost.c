@@ -48,10 +48,13 @@ static const struct {
 	{ "best_fit", "gen_pool_best_fit", gen_pool_best_fit },
 };
 
-/* What one pool size gives: mean ns per call of each order, and counts. */
-struct order_costs {
-	double alloc_ns[NORDERS], free_ns[NORDERS];
-	long allocs[NORDERS], frees[NORDERS];
+/* The calls timed, each split by the order of its block. */
+enum call { ALLOC, FREE, NCALLS };
+
+/* What one pool size gives a call: mean ns per order, and counts. */
+struct call_cost {
+	double ns[NORDERS];
+	long count[NORDERS];
 };
 
 static double now_ns(void)
@@ -94,14 +97,14 @@ static void release(struct gen_pool *pool, struct live *set, size_t nr)
 
 /* Mean ns per allocation and per free of each order on a pool of @bytes. */
 static int run(size_t bytes, genpool_algo_t algo, size_t pairs, uint64_t seed, double overhead,
-	       struct order_costs *c)
+	       struct call_cost c[NCALLS])
 {
 	struct gen_pool *pool = gen_pool_create(ORDER, -1);
 	struct live *set = NULL;
 	size_t nr = 0, cap = 0, granted = 0, k;
-	double asum[NORDERS] = { 0 }, fsum[NORDERS] = { 0 };
+	double sum[NCALLS][NORDERS] = { { 0 } };
 	uint64_t s = seed;
-	size_t i;
+	size_t i, n;
 
 	if (!pool)
 		return -1;
@@ -131,7 +134,7 @@ static int run(size_t bytes, genpool_algo_t algo, size_t pairs, uint64_t seed, d
 		set[nr++] = (struct live){ a, size };
 		granted += size;
 	}
-	memset(c, 0, sizeof(*c));
+	memset(c, 0, NCALLS * sizeof(*c));
 	for (i = 0; i < pairs && nr; i++) {
 		struct live *b = &set[bench_rng_below(&s, nr)];
 		unsigned int o;
@@ -142,21 +145,20 @@ static int run(size_t bytes, genpool_algo_t algo, size_t pairs, uint64_t seed, d
 			t0 = now_ns();
 			gen_pool_free(pool, b->addr, b->size);
 			t1 = now_ns();
-			fsum[o] += t1 - t0 - overhead;
-			c->frees[o]++;
+			sum[FREE][o] += t1 - t0 - overhead;
+			c[FREE].count[o]++;
 		}
 		b->size = bench_draw_log_uniform(&s, LO, HI);
 		o = order_of(b->size);
 		t0 = now_ns();
 		b->addr = gen_pool_alloc(pool, b->size);
 		t1 = now_ns();
-		asum[o] += t1 - t0 - overhead;
-		c->allocs[o]++;
+		sum[ALLOC][o] += t1 - t0 - overhead;
+		c[ALLOC].count[o]++;
 	}
-	for (k = 0; k < NORDERS; k++) {
-		c->alloc_ns[k] = c->allocs[k] ? asum[k] / (double)c->allocs[k] : 0;
-		c->free_ns[k] = c->frees[k] ? fsum[k] / (double)c->frees[k] : 0;
-	}
+	for (n = 0; n < NCALLS; n++)
+		for (k = 0; k < NORDERS; k++)
+			c[n].ns[k] = c[n].count[k] ? sum[n][k] / (double)c[n].count[k] : 0;
 	release(pool, set, nr);
 	return 0;
 }
@@ -193,9 +195,9 @@ static void usage(void)
 	exit(2);
 }
 
-/* One table: a row per order, a column per pool, mean ns per call. */
+/* One table: a row per order, a column per pool, mean ns per @call. */
 static void print_table(const char *what, const size_t *pools, size_t np,
-			const struct order_costs *c, bool frees)
+			struct call_cost (*c)[NCALLS], enum call call)
 {
 	size_t p, k;
 	double first, last;
@@ -205,13 +207,13 @@ static void print_table(const char *what, const size_t *pools, size_t np,
 		print_size(pools[p]);
 	printf("  last/first\n");
 	for (k = 0; k < NORDERS; k++) {
-		if (!(frees ? c[0].frees[k] : c[0].allocs[k]))
+		if (!c[0][call].count[k])
 			continue;
 		printf("  %2zu (%5zu..%-5zu)", k, k ? ((size_t)1 << (k - 1)) + 1 : 1, (size_t)1 << k);
 		for (p = 0; p < np; p++)
-			printf(" %10.0f", frees ? c[p].free_ns[k] : c[p].alloc_ns[k]);
-		first = frees ? c[0].free_ns[k] : c[0].alloc_ns[k];
-		last = frees ? c[np - 1].free_ns[k] : c[np - 1].alloc_ns[k];
+			printf(" %10.0f", c[p][call].ns[k]);
+		first = c[0][call].ns[k];
+		last = c[np - 1][call].ns[k];
 		printf("  %9.1f\n", first > 0 ? last / first : 0);
 	}
 }
@@ -220,7 +222,7 @@ int main(int argc, char **argv)
 {
 	const char *pools_arg = "1M,64M,1G";
 	size_t pools[MAX_POOLS], np = 0, p, a = 0;
-	struct order_costs costs[MAX_POOLS];
+	struct call_cost costs[MAX_POOLS][NCALLS];
 	size_t pairs = 200000, seed = 88172645463325252ULL;
 	double overhead;
 	bool ok;
@@ -255,12 +257,12 @@ int main(int argc, char **argv)
 	       "  timer's %.0f ns taken off\n",
 	       algos[a].kernel_name, LO, HI >> 10, overhead);
 	for (p = 0; p < np; p++)
-		if (run(pools[p], algos[a].algo, pairs, seed, overhead, &costs[p])) {
+		if (run(pools[p], algos[a].algo, pairs, seed, overhead, costs[p])) {
 			fprintf(stderr, "genalloc-order-cost: cannot run a pool of %zu bytes\n", pools[p]);
 			return 1;
 		}
-	print_table("alloc, by order", pools, np, costs, false);
-	print_table("free, by order", pools, np, costs, true);
+	print_table("alloc, by order", pools, np, costs, ALLOC);
+	print_table("free, by order", pools, np, costs, FREE);
 	printf("rerun: genalloc-order-cost --algo %s --pools %s --pairs %zu --seed %zu\n",
 	       algos[a].name, pools_arg, pairs, seed);
 	return 0;
