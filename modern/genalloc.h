@@ -19,7 +19,7 @@
  *   runs (modern/index.c) and, once best fit has run on it, size classes of its
  *   free runs (modern/sizeclass.c; without memory for them, best fit walks
  *   the runs instead, same answer, and tries again on the next call).  A
- *   chunk of 2^19 granules or more turns on aligned-fit hints
+ *   chunk of 2^20 granules or more turns on aligned-fit hints
  *   (modern/orderhint.c) once an aligned search on it has passed more than
  *   8 blocks of free runs that held no window on its grid; they then serve
  *   that search's kind: order-aligned fit, or first_fit_align at that
@@ -27,9 +27,9 @@
  *   algorithm is gen_pool_first_fit_order_align or gen_pool_first_fit_align
  *   (or when it is set), else allocated then (without memory they stay
  *   off, same answers, and a later search tries again).  Smaller chunks
- *   answer first_fit_align at an alignment of 512 granules or more (a page
- *   at 8-byte granules), when the chunk starts on it, from a map of which
- *   512-granule blocks begin free, part of the index.  The pool keeps a
+ *   answer first_fit_align at an alignment of 256 granules or more (a page
+ *   at 8-byte granules is 512), when the chunk starts on it, from a map of
+ *   which 256-granule blocks begin free, part of the index.  The pool keeps a
  *   directory of its chunks
  *   (modern/chunkdir.c).  Every built-in algorithm is answered in
  *   O(log n) instead of the kernel's scan from bit 0, and a request skips
@@ -84,32 +84,32 @@
  * BOOKKEEPING (outside the managed memory)
  *   A pool of N bytes in one chunk at granule G = 2^min_alloc_order costs:
  *     bitmap          N / G / 8 bytes (one bit per granule, whole words);
- *     run index       4 bytes per 512 granules (the longest free run
- *                     starting in each), 1/7 of that again for the tree
- *                     above them, and one bit per 512 granules of "all
- *                     free" map: about 1/13.6 of the bitmap
- *                     (N / G * 0.0092);
+ *     run index       2 bytes per 256 granules (the longest free run
+ *                     starting in each), 4 bytes per 2048 granules and
+ *                     1/7 of that again for the tree above them, and one
+ *                     bit per 256 granules of "all free" map: about
+ *                     1/11.9 of the bitmap (N / G * 0.0105);
  *     size classes    only once best fit has run on the chunk: up to 167
  *                     bits per 16384 granules, 3 KiB of counts and bounds
  *                     and 8 bytes per remembered run, as many runs as keep
  *                     them and the run index within 1/8 of the bitmap:
- *                     about 1/19.5 of it from 2^22 granules, 6-9 KiB on
+ *                     about 1/25 of it from 2^21 granules, 8-9 KiB on
  *                     smaller chunks (a chunk that runs aligned fit too
  *                     adds the hints' 1/28 below);
- *     aligned hints   only on chunks of 2^19 granules or more, once
+ *     aligned hints   only on chunks of 2^20 granules or more, once
  *                     aligned fit needs them (above): 2 bytes per
  *                     512 granules and 1/7 of that for their tree, 1/28
  *                     of the bitmap, so that with the run index they stay
- *                     within 1/8 of it; on chunks of about 2^16 to 2^19
- *                     granules, one bit per 512 granules of grid points
- *                     instead, in the run index's figure;
- *     fixed           a 64-byte chunk header, a 288-byte index header,
+ *                     within 1/8 of it (1/8.3); on chunks of about 2^16 to
+ *                     2^20 granules, one bit per 256 granules of grid
+ *                     points instead, in the run index's figure;
+ *     fixed           a 64-byte chunk header, a 256-byte index header,
  *                     and per chunk about 48 bytes of directory.
- *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 76 KiB index (+ 41 KiB
+ *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 87 KiB index (+ 41 KiB
  *   with best fit, + 37 KiB of aligned-fit hints).  Chunks of 2^32 granules or more have no index and are
  *   searched linearly in both modes.  Each block starts on a 64-byte cache
- *   line, so that the index's 512-granule blocks of the bitmap are one line
- *   each.  Blocks of 256 KiB or more are mapped (mmap) rather than
+ *   line, so that the index's 256-granule blocks of the bitmap are half a
+ *   line each, never split across two.  Blocks of 256 KiB or more are mapped (mmap) rather than
  *   allocated: their pages stay untouched zeros until used.  Those of
  *   4 MiB or more are advised onto transparent huge pages (madvise
  *   MADV_HUGEPAGE, where the system has it): their resident size rounds up
@@ -512,7 +512,7 @@ static inline struct gen_pool *of_gen_pool_get(struct device_node *np,
  * never touched.  May run concurrently with every call except destroy.
  *
  * Return: 0; -ENOMEM when the bookkeeping cannot be allocated (with the
- * memory for the aligned-fit hints of a chunk of 2^19 granules or more when
+ * memory for the aligned-fit hints of a chunk of 2^20 granules or more when
  * the pool's algorithm is gen_pool_first_fit_order_align or
  * gen_pool_first_fit_align); -EINVAL after
  * a WARN for a NULL pool, @size 0 or @addr 0 (EINVAL), a range that wraps or
@@ -637,7 +637,7 @@ static inline unsigned long gen_pool_alloc(struct gen_pool *pool, size_t size)
  * @data: its data
  *
  * Setting gen_pool_first_fit_order_align or gen_pool_first_fit_align
- * reserves the memory for the aligned-fit hints of the chunks of 2^19
+ * reserves the memory for the aligned-fit hints of the chunks of 2^20
  * granules or more now, so that allocations need none (without memory, it
  * is allocated when the hints turn on).
  * Must not overlap allocations from @pool.

@@ -4,14 +4,16 @@
  * answers without scanning the bitmap.
  *
  * WHAT IS INDEXED
- *   The bitmap is cut into blocks of 512 bits (eight words, one cache line).
- *   Bits past the end of the chunk count as used.  Two structures sit on
- *   the blocks:
+ *   The bitmap is cut into blocks of 256 bits (four words, half a cache
+ *   line).  Bits past the end of the chunk count as used.  Two structures
+ *   sit on the blocks:
  *     max tree  - for every block, the length of the longest free run that
  *                 STARTS in it (a run is a maximal stretch of free bits; it
  *                 is counted whole, however far past the block it goes),
- *                 and above the blocks a tree of maxima, 8 per node.  The
- *                 root is the chunk's longest run.
+ *                 in a 16-bit leaf (THE LEAVES: a saturated one is read
+ *                 through its parent), and above the blocks a tree of
+ *                 32-bit maxima, 8 per node.  The root is the chunk's
+ *                 longest run.
  *     full map  - one bit per block, set when the block is all free, with
  *                 a summary bit per 64 below it, so "the next (or previous)
  *                 used bit" skips any stretch of free blocks in O(log64 n).
@@ -20,10 +22,11 @@
  *   least nr, and the tree leads to that block in one descent.
  *
  * HOW A SEARCH RUNS
- *   First fit of nr bits from bit 0 reads the level two below the root (at
- *   most 64 nodes) from the left to its first node of value >= nr, descends
- *   from there, at each level to the first child of value >= nr, then
- *   scans that block's eight words for the lowest window of nr free bits
+ *   First fit of nr bits from bit 0 reads the level two below the root (if
+ *   it has at most 32 nodes, else the level below the root) from the left
+ *   to its first node of value >= nr, descends from there, at each level to
+ *   the first child of value >= nr, then
+ *   scans that block's four words for the lowest window of nr free bits
  *   (a window in the block's last run may end past the block; the full map
  *   gives that run's end).  From any
  *   other bit lo, the run through lo and the rest of lo's block are looked
@@ -42,9 +45,9 @@
  *   too small for hints answer first_fit_align's grids of a block or more
  *   whose points are block starts (a page at 8-byte granules, on a chunk
  *   that starts on one) from a map of which blocks' first bits are free
- *   (find_on_points()), or on chunks of at most 128 blocks (under about
- *   100 the budget leaves no room for the map) from those bits in the
- *   bitmap (find_on_starts()).  An aligned search that found nothing is
+ *   (find_on_points()), or on chunks of at most 256 blocks (up to about
+ *   2^16 bits the budget leaves no room for the map) from those bits in
+ *   the bitmap (find_on_starts()).  An aligned search that found nothing is
  *   remembered, and answers the searches it implies at once; a release
  *   narrows it to what is longer than the windows it made (THE MISS MEMO,
  *   below).
@@ -93,15 +96,22 @@
  *   free in indexed mode (gen_pool_set_lockless()).
  *
  * COST
- *   For a chunk of N granules: 4 bytes per block of 512 granules, 1/7 of
- *   that again for the inner nodes (each level padded to whole nodes), one
- *   full bit per block and 1/64 of those in the summaries (and on chunks of
- *   about 2^16 to 2^19 bits one grid-point bit per block), plus a header
- *   of under 300 bytes: about 1/13.6 of the bitmap's N / 8 bytes on big
- *   chunks (0.0092 bytes per granule; 76 KiB for the 1 MiB bitmap of 64 MiB
- *   at 8-byte granules).  Eight children a node rather than sixteen: a
- *   node's maximum and the choice of a child cost half as much and the
- *   extra level less than that (callgrind: 7% fewer instructions a pair).
+ *   For a chunk of N granules: a 2-byte leaf per block of 256 granules,
+ *   4 bytes per node of 8 blocks and 1/7 of that again for the nodes above
+ *   (each level padded to whole nodes), one full bit per block and 1/64 of
+ *   those in the summaries (and on chunks of about 2^16 to 2^20 bits one
+ *   grid-point bit per block), plus a header of 256 bytes: about 1/11.9 of
+ *   the bitmap's N / 8 bytes on big chunks (0.0105 bytes per granule;
+ *   87 KiB for the 1 MiB bitmap of 64 MiB at 8-byte granules).  Eight
+ *   children a node rather than sixteen: a node's maximum and the choice of
+ *   a child cost half as much and the extra level less than that
+ *   (callgrind: 7% fewer instructions a pair).  Blocks of 256 bits rather
+ *   than 512: a claim's rescan and a search's scan read half the words,
+ *   and log-uniform first fit at 64 MiB went from 1658 to 1586
+ *   instructions a pair and from 190 to 173 ns (best of five alternating
+ *   runs; best fit 271 to 264, order-aligned fit unchanged, 64-byte first
+ *   fit 996 to 1018 instructions, 69 to 72 ns).  With 32-bit leaves the
+ *   index would pass 1/8; blocks of 128 bits were no faster again.
  */
 #include "index_internal.h"
 
@@ -121,14 +131,23 @@
 #include "sizeclass_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
-#define BLOCK_SHIFT 9
+#define BLOCK_SHIFT 8
 #define BLOCK_BITS (1UL << BLOCK_SHIFT)
 #define BLOCK_WORDS (BLOCK_BITS / BPL)
 #define FAN_SHIFT 3
 #define FAN (1UL << FAN_SHIFT)
-#define MAX_LEVELS 10		/* 2^32 bits: 2^23 blocks, eight levels of 8 */
-#define MAX_FULL_LEVELS 5	/* 2^23 bits, 64 to a word */
-#define NO_DIRTY UINT32_MAX	/* no block is dirty (blocks number < 2^23) */
+#define MAX_LEVELS 9		/* 2^32 bits: 2^24 leaves, eight levels of 8 */
+#define MAX_FULL_LEVELS 4	/* 2^24 bits, 64 to a word */
+#define NO_DIRTY UINT32_MAX	/* no block is dirty (blocks number <= 2^24) */
+/* A leaf holds a block's value up to LEAF_SAT - 1; LEAF_SAT stands for
+ * any value from LEAF_SAT up (see THE LEAVES). */
+#define LEAF_SAT UINT16_MAX
+/* The order hints (orderhint.c) and their updates keep blocks of 512 bits,
+ * two of the index's: at the index's own, the two would pass 1/8. */
+#define HINT_SHIFT 9
+#define HINT_BITS (1UL << HINT_SHIFT)
+#define HINT_SPAN (HINT_BITS / BLOCK_BITS)
+
 
 /**
  * struct modern_index - the index of one bitmap
@@ -138,6 +157,7 @@
  * @dirty:   a block whose value rose without its ancestors being told
  *           (NO_DIRTY for none; see THE DIRTY BLOCK below)
  * @dirty_pv: the value @dirty's ancestors account for it, below its own
+ * @dirty_v: @dirty's value, which its leaf may hold only as LEAF_SAT
  * @nlevels: levels of the max tree, blocks included; the last has one node
  * @nfull:   levels of the full map
  * @oh_on:   @oh is loaded, kept up to date and searched
@@ -151,9 +171,11 @@
  * @oh:      bounds for the aligned requests of one grid family
  *           (orderhint.c): memory
  *           reserved up front or at the first need, used once @oh_on
- * @max:     @max[0][b] is the longest run starting in block b; @max[l][i]
- *           the maximum of its 8 children on level l - 1.  Each level
- *           is padded with zeros to a multiple of 8 entries.
+ * @leaf:    @leaf[b] is the longest run starting in block b, or LEAF_SAT
+ *           (THE LEAVES); padded with zeros to a multiple of 8 entries
+ * @max:     @max[l][i] (l >= 1) the maximum of node i's 8 children on
+ *           level l - 1 (the leaves for l = 1), exact; padded as @leaf.
+ *           @max[0] is unused.
  * @full:    @full[0] one bit per block, set when it is all free; bit j of
  *           @full[l] set when word j of @full[l - 1] is all ones.  Bits
  *           past a level's end are kept set, so they never look "used".
@@ -172,6 +194,7 @@ struct modern_index {
 	unsigned long lastw;
 	uint32_t dirty;
 	uint32_t dirty_pv;
+	uint32_t dirty_v;
 	unsigned char nlevels;
 	unsigned char nfull;
 	bool oh_on;
@@ -181,11 +204,12 @@ struct modern_index {
 	uint16_t miss_nr;
 	struct modern_sizeclass *sc;
 	struct modern_ohint *oh;
+	uint16_t *leaf;
 	uint32_t *max[MAX_LEVELS];
 	unsigned long *full[MAX_FULL_LEVELS];
 	/* Level sizes: read by the walks along a level and the rebuild. */
-	unsigned long count[MAX_LEVELS];
-	unsigned long fwords[MAX_FULL_LEVELS];
+	uint32_t count[MAX_LEVELS];
+	uint32_t fwords[MAX_FULL_LEVELS];
 };
 
 static unsigned long ceil_div(unsigned long a, unsigned long b)
@@ -196,6 +220,12 @@ static unsigned long ceil_div(unsigned long a, unsigned long b)
 static unsigned long min_ul(unsigned long a, unsigned long b)
 {
 	return a < b ? a : b;
+}
+
+/* Blocks of the order hints (HINT_BITS each). */
+static unsigned long hint_blocks(const struct modern_index *ix)
+{
+	return ceil_div(ix->nbits, HINT_BITS);
 }
 
 /* ------------------------------------------------------------ words */
@@ -231,7 +261,7 @@ block_word(const struct modern_index *ix, const unsigned long *map, unsigned lon
 }
 
 /*
- * Block @b's eight words, bits past the chunk reading as used: the map's
+ * Block @b's four words, bits past the chunk reading as used: the map's
  * own, or for the chunk's last block a copy made in @copy; *@all_used says
  * whether every bit is used.  The map's words are read in place, without
  * atomics: the index runs under the pool's lock, which keeps every writer
@@ -246,10 +276,11 @@ block_words(const struct modern_index *ix, const unsigned long *map, unsigned lo
 	if (wi + BLOCK_WORDS <= ix->lastw) {
 #if defined(__SSE2__)
 		const __m128i *v = (const __m128i *)(const void *)&map[wi];
-		__m128i and4 = _mm_and_si128(_mm_and_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1)),
-					     _mm_and_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3)));
+		__m128i and2 = _mm_and_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1));
 
-		*all_used = _mm_movemask_epi8(_mm_cmpeq_epi8(and4, _mm_set1_epi8(-1))) == 0xffff;
+		_Static_assert(BLOCK_WORDS * sizeof(unsigned long) == 2 * sizeof(__m128i),
+			       "a block is read as two vectors");
+		*all_used = _mm_movemask_epi8(_mm_cmpeq_epi8(and2, _mm_set1_epi8(-1))) == 0xffff;
 #else
 		for (k = 0; k < BLOCK_WORDS; k++)
 			all &= map[wi + k];
@@ -528,11 +559,14 @@ static unsigned long prev_used(const struct modern_index *ix, const unsigned lon
 	/* Every bit looked at lies below @x <= nbits: the words as stored. */
 	wi = (x - 1) / BPL;
 	w = map_word(map, wi) & (~0UL >> (BPL - 1 - (x - 1) % BPL));
+	/* The block of @x - 1 and the one below it word by word: runs of a
+	 * few hundred bits are common, and the full map costs more. */
 	wfirst = (x - 1) / BLOCK_BITS * BLOCK_WORDS;
+	wfirst = wfirst > BLOCK_WORDS ? wfirst - BLOCK_WORDS : 0;
 	while (!w && wi-- > wfirst)
 		w = map_word(map, wi);
 	if (!w) {
-		b = prev_busy_block(ix, (x - 1) / BLOCK_BITS);
+		b = prev_busy_block(ix, wfirst / BLOCK_WORDS);
 		if (b == MODERN_INDEX_NONE)
 			return MODERN_INDEX_NONE;
 		for (wi = (b + 1) * BLOCK_WORDS - 1; !(w = map_word(map, wi)); wi--)
@@ -693,6 +727,51 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 	return a > b ? a : b;
 }
 
+/*
+ * THE LEAVES
+ * A block's value is kept in 16 bits, which halves what the blocks cost and
+ * lets them be 256 bits within the 1/8 budget.  A value of LEAF_SAT or more
+ * is stored as LEAF_SAT, and the exact one is read from the block's parent:
+ * a run of LEAF_SAT bits that starts in a block covers the rest of its
+ * node (8 blocks, 2048 bits), so no sibling starts a run of 2048 or more,
+ * and the parent's maximum is that run's length.  The dirty block's parent
+ * counts it at its old value: its exact value is kept beside (@dirty_v).
+ * Every comparison of a leaf with a request of nr < LEAF_SAT is exact
+ * as it stands; longer requests, which only a chunk of over 2^16 bits can
+ * hold, read the saturated leaf's parent (sat_filter()).
+ */
+
+static uint16_t leaf_of(uint32_t v)
+{
+	return (uint16_t)(v < LEAF_SAT ? v : LEAF_SAT);
+}
+
+/* Block @b's value: @b not dirty, or the dirty one's value as stored. */
+static MODERN_ALWAYS_INLINE uint32_t leaf_value(const struct modern_index *ix, unsigned long b)
+{
+	uint32_t v = ix->leaf[b];
+
+	if (v < LEAF_SAT)
+		return v;
+	return b == ix->dirty ? ix->dirty_v : ix->max[1][b / FAN];
+}
+
+/* The maximum of node @i of level 1 after a child fell to @v (its leaf
+ * already stored): a saturated leaf can only be that child's, as it was
+ * the node's maximum before the fall (carry_fall() comes here only then),
+ * and no sibling of a run so long holds one. */
+static MODERN_ALWAYS_INLINE uint32_t leaves_max(const struct modern_index *ix, unsigned long i,
+						uint32_t v)
+{
+	const uint16_t *c = &ix->leaf[i * FAN];
+	uint16_t m = 0;
+	unsigned int k;
+
+	for (k = 0; k < FAN; k++)
+		m = c[k] > m ? c[k] : m;
+	return m < LEAF_SAT ? m : v;
+}
+
 /* Inlined: carry_fall() calls it at every level it lowers, and the call
  * cost a fifth of the work (callgrind). */
 static MODERN_ALWAYS_INLINE uint32_t
@@ -742,7 +821,7 @@ carry_fall(struct modern_index *ix, unsigned long b, uint32_t old, uint32_t v)
 		i /= FAN;
 		if (ix->max[l][i] > old)
 			return;
-		v = node_max(ix, l, i);
+		v = l == 1 ? leaves_max(ix, i, v) : node_max(ix, l, i);
 		ix->max[l][i] = v;
 	}
 }
@@ -755,7 +834,7 @@ static MODERN_ALWAYS_INLINE void flush_dirty_block(struct modern_index *ix)
 	uint32_t b = ix->dirty;
 
 	ix->dirty = NO_DIRTY;
-	carry_rise(ix, b, ix->max[0][b]);
+	carry_rise(ix, b, ix->dirty_v);
 }
 
 /*
@@ -775,10 +854,11 @@ static MODERN_ALWAYS_INLINE void flush_dirty_block(struct modern_index *ix)
 /* Block @b's value falls to @v (or stays). */
 static MODERN_ALWAYS_INLINE void lower_block(struct modern_index *ix, unsigned long b, uint32_t v)
 {
-	uint32_t old = ix->max[0][b];
+	uint32_t old;
 
-	ix->max[0][b] = v;
 	if (b == ix->dirty) {
+		ix->leaf[b] = leaf_of(v);
+		ix->dirty_v = v;
 		/* The ancestors know it at dirty_pv: they need telling only
 		 * when it falls to that or below. */
 		if (v > ix->dirty_pv)
@@ -787,6 +867,8 @@ static MODERN_ALWAYS_INLINE void lower_block(struct modern_index *ix, unsigned l
 		carry_fall(ix, b, ix->dirty_pv, v);
 		return;
 	}
+	old = leaf_value(ix, b);
+	ix->leaf[b] = leaf_of(v);
 	if (v == old)
 		return;
 	if (ix->dirty != NO_DIRTY)
@@ -798,24 +880,27 @@ static MODERN_ALWAYS_INLINE void lower_block(struct modern_index *ix, unsigned l
  * exact as it was, dirty block and all: no need to settle that first. */
 static MODERN_ALWAYS_INLINE void raise_block(struct modern_index *ix, unsigned long b, uint32_t v)
 {
-	ix->max[0][b] = v;
+	ix->leaf[b] = leaf_of(v);
 	if (b != ix->dirty)
 		carry_rise(ix, b, v);
+	else
+		ix->dirty_v = v;
 }
 
 /* raise_block() for a release: the block becomes the dirty one. */
 static MODERN_ALWAYS_INLINE void raise_block_later(struct modern_index *ix, unsigned long b,
 						   uint32_t v)
 {
-	uint32_t old = ix->max[0][b];
+	uint32_t old = leaf_value(ix, b);
 
-	ix->max[0][b] = v;
-	if (b == ix->dirty)
-		return;
-	if (ix->dirty != NO_DIRTY)
-		flush_dirty_block(ix);
-	ix->dirty = (uint32_t)b;
-	ix->dirty_pv = old;
+	ix->leaf[b] = leaf_of(v);
+	if (b != ix->dirty) {
+		if (ix->dirty != NO_DIRTY)
+			flush_dirty_block(ix);
+		ix->dirty = (uint32_t)b;
+		ix->dirty_pv = old;
+	}
+	ix->dirty_v = v;
 }
 
 /* Where a search of the tree found @r (a block, or NONE) starting from
@@ -825,7 +910,7 @@ dirty_before(const struct modern_index *ix, unsigned long r, unsigned long lo, u
 {
 	unsigned long d = ix->dirty;
 
-	return d >= lo && d < r && ix->max[0][d] >= nr ? d : r;
+	return d >= lo && d < r && ix->dirty_v >= nr ? d : r;
 }
 
 /* The dirty block instead of @r when it is in [@lo, @r) and holds @nr: the
@@ -869,6 +954,55 @@ static MODERN_ALWAYS_INLINE unsigned int ge_mask(const uint32_t *c, unsigned lon
 	return mask;
 }
 
+/* Bits k of @mask whose leaf @g + k is saturated and yet shorter than @nr
+ * (> LEAF_SAT) cleared: the rare search for a run of 2^16 bits or more. */
+static MODERN_NOINLINE unsigned int sat_filter(const struct modern_index *ix, unsigned long g,
+					       unsigned long nr, unsigned int mask)
+{
+	unsigned int m, k;
+
+	for (m = mask; m; m &= m - 1) {
+		k = (unsigned int)__builtin_ctz(m);
+		if (leaf_value(ix, g + k) < nr)
+			mask &= ~(1U << k);
+	}
+	return mask;
+}
+
+/* ge_mask() for the eight leaves from @g: a saturated leaf is compared
+ * with @nr through its parent (THE LEAVES). */
+static MODERN_ALWAYS_INLINE unsigned int leaf_mask(const struct modern_index *ix, unsigned long g,
+						   unsigned long nr)
+{
+	const uint16_t lim = (uint16_t)(nr < LEAF_SAT ? nr : LEAF_SAT);
+	unsigned int mask = 0;
+
+#if defined(__SSE2__)
+	{
+		/* An unsigned lim - leaf that saturates at zero where the
+		 * leaf reaches lim; one vector holds the eight. */
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)&ix->leaf[g]);
+		__m128i ge = _mm_cmpeq_epi16(_mm_subs_epu16(_mm_set1_epi16((short)lim), v),
+					     _mm_setzero_si128());
+
+		mask = (unsigned int)_mm_movemask_epi8(_mm_packs_epi16(ge, ge)) & ((1U << FAN) - 1);
+	}
+#else
+	for (unsigned int k = 0; k < FAN; k++)
+		mask |= (unsigned int)(ix->leaf[g + k] >= lim) << k;
+#endif
+	if (nr > LEAF_SAT && mask)
+		mask = sat_filter(ix, g, nr, mask);
+	return mask;
+}
+
+/* Entries of the FAN from @g on level @l that hold @nr. */
+static MODERN_ALWAYS_INLINE unsigned int level_mask(const struct modern_index *ix, unsigned int l,
+						    unsigned long g, unsigned long nr, bool wide)
+{
+	return l ? ge_mask(&ix->max[l][g], nr, wide) : leaf_mask(ix, g, nr);
+}
+
 /* The first entry of level @l in [@c, @end) of value >= @nr, or @end; the
  * range lies within one node's children. */
 static unsigned long first_ge(const struct modern_index *ix, unsigned int l,
@@ -879,7 +1013,7 @@ static unsigned long first_ge(const struct modern_index *ix, unsigned int l,
 
 	if (c >= end)
 		return end;
-	mask = ge_mask(&ix->max[l][g], nr, true) & (~0U << (c - g)) &
+	mask = level_mask(ix, l, g, nr, true) & (~0U << (c - g)) &
 	       (((1U << FAN) - 1) >> (FAN - (end - g)));
 	return mask ? g + (unsigned long)__builtin_ctz(mask) : end;
 }
@@ -893,11 +1027,14 @@ static MODERN_ALWAYS_INLINE unsigned long
 descend(const struct modern_index *ix, unsigned int l, unsigned long i, unsigned long nr,
 	bool wide)
 {
-	while (l-- > 0) {
+	if (l == 0)
+		return i;
+	while (--l > 0) {
 		i *= FAN;
 		i += (unsigned long)__builtin_ctz(ge_mask(&ix->max[l][i], nr, wide) | 1U << FAN);
 	}
-	return i;
+	i *= FAN;
+	return i + (unsigned long)__builtin_ctz(leaf_mask(ix, i, nr) | 1U << FAN);
 }
 
 /* The leftmost block after @b of value >= @nr that the tree shows, or
@@ -965,20 +1102,22 @@ static unsigned long padded(unsigned long count)
 	return ceil_div(count, FAN) * FAN;
 }
 
-static unsigned int plan(unsigned long nbits, unsigned long *count, unsigned int *nfull,
-			 unsigned long *fwords)
+static unsigned int plan(unsigned long nbits, uint32_t *count, unsigned int *nfull,
+			 uint32_t *fwords)
 {
 	unsigned int levels = 1;
 
-	count[0] = ceil_div(nbits, BLOCK_BITS);
-	while (count[levels - 1] > 1) {
-		count[levels] = ceil_div(count[levels - 1], FAN);
+	count[0] = (uint32_t)ceil_div(nbits, BLOCK_BITS);
+	/* At least one level above the leaves: it holds the exact values of
+	 * saturated ones, and the root of every tree is a 32-bit node. */
+	while (count[levels - 1] > 1 || levels < 2) {
+		count[levels] = (uint32_t)ceil_div(count[levels - 1], FAN);
 		levels++;
 	}
 	*nfull = 1;
-	fwords[0] = ceil_div(count[0], BPL);
+	fwords[0] = (uint32_t)ceil_div(count[0], BPL);
 	while (fwords[*nfull - 1] > 1) {
-		fwords[*nfull] = ceil_div(fwords[*nfull - 1], BPL);
+		fwords[*nfull] = (uint32_t)ceil_div(fwords[*nfull - 1], BPL);
 		(*nfull)++;
 	}
 	return levels;
@@ -987,14 +1126,15 @@ static unsigned int plan(unsigned long nbits, unsigned long *count, unsigned int
 /* The index's bytes without a grid-point map. */
 static size_t base_bytes(unsigned long nbits)
 {
-	unsigned long count[MAX_LEVELS], fwords[MAX_FULL_LEVELS];
+	uint32_t count[MAX_LEVELS], fwords[MAX_FULL_LEVELS];
 	unsigned int levels, nfull, l;
 	size_t bytes = sizeof(struct modern_index);
 
 	levels = plan(nbits, count, &nfull, fwords);
 	for (l = 0; l < nfull; l++)
 		bytes += fwords[l] * sizeof(unsigned long);
-	for (l = 0; l < levels; l++)
+	bytes += padded(count[0]) * sizeof(uint16_t);
+	for (l = 1; l < levels; l++)
 		bytes += padded(count[l]) * sizeof(uint32_t);
 	return bytes;
 }
@@ -1054,10 +1194,11 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 		p += ix->fwords[l] * sizeof(unsigned long);
 	}
 	p += gp_words(nbits) * sizeof(unsigned long);	/* gp_map() */
-	for (l = 0; l < ix->nlevels; l++) {
+	for (l = 1; l < ix->nlevels; l++) {
 		ix->max[l] = (uint32_t *)(void *)p;
 		p += padded(ix->count[l]) * sizeof(uint32_t);
 	}
+	ix->leaf = (uint16_t *)(void *)p;
 	modern_index_rebuild(ix, map);
 	return ix;
 }
@@ -1074,7 +1215,7 @@ void modern_index_destroy(struct modern_index *ix)
 size_t modern_index_footprint(const struct modern_index *ix)
 {
 	return modern_index_bytes(ix->nbits) + (ix->sc ? modern_sc_bytes(ix->nbits) : 0) +
-	       (ix->oh ? modern_ohint_bytes(ix->count[0]) : 0);
+	       (ix->oh ? modern_ohint_bytes(hint_blocks(ix)) : 0);
 }
 
 /* Full-map word @wi of level @l as the bitmap (or the level below) says. */
@@ -1107,13 +1248,24 @@ static void gp_load(struct modern_index *ix, const unsigned long *map)
 			gp[b / BPL] |= 1UL << (b % BPL);
 }
 
+/* The longest run that starts in hint block @h. */
+static uint32_t hint_block_value(const struct modern_index *ix, unsigned long h)
+{
+	unsigned long b = h * HINT_SPAN, end = min_ul(b + HINT_SPAN, ix->count[0]);
+	uint32_t v = 0;
+
+	for (; b < end; b++)
+		v = max_u32(v, leaf_value(ix, b));
+	return v;
+}
+
 /* The hints start as the blocks' longest runs: no request fits in less. */
 static void ohint_load(struct modern_index *ix)
 {
-	unsigned long b;
+	unsigned long h;
 
-	for (b = 0; b < ix->count[0]; b++)
-		modern_ohint_load(ix->oh, b, ix->max[0][b]);
+	for (h = 0; h < hint_blocks(ix); h++)
+		modern_ohint_load(ix->oh, h, hint_block_value(ix, h));
 	modern_ohint_summarise(ix->oh);
 }
 
@@ -1125,7 +1277,7 @@ bool modern_index_hints_fit(unsigned long nbits)
 int modern_index_reserve_hints(struct modern_index *ix)
 {
 	if (!ix->oh)
-		ix->oh = modern_ohint_create(ix->count[0]);
+		ix->oh = modern_ohint_create(hint_blocks(ix));
 	return ix->oh ? 0 : -ENOMEM;
 }
 
@@ -1157,16 +1309,22 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 {
 	unsigned int l;
 	unsigned long i;
+	uint32_t v;
 
 	for (l = 0; l < ix->nfull; l++)
 		for (i = 0; i < ix->fwords[l]; i++)
 			ix->full[l][i] = full_word(ix, map, l, i);
 	ix->dirty = NO_DIRTY;
 	ix->miss_nr = 0;
-	/* Block values need the full map (their last runs' ends). */
-	for (i = 0; i < ix->count[0]; i++)
-		ix->max[0][i] = block_value(ix, map, i, NULL);
-	for (l = 1; l < ix->nlevels; l++)
+	/* Block values need the full map (their last runs' ends); level 1
+	 * takes them exact, as the leaves may not hold them. */
+	memset(ix->max[1], 0, padded(ix->count[1]) * sizeof(uint32_t));
+	for (i = 0; i < ix->count[0]; i++) {
+		v = block_value(ix, map, i, NULL);
+		ix->leaf[i] = leaf_of(v);
+		ix->max[1][i / FAN] = max_u32(ix->max[1][i / FAN], v);
+	}
+	for (l = 2; l < ix->nlevels; l++)
 		for (i = 0; i < ix->count[l]; i++)
 			ix->max[l][i] = node_max(ix, l, i);
 	/* Rebuilt from the map by the next best fit. */
@@ -1261,16 +1419,17 @@ static void ohint_raise(struct modern_index *ix, unsigned long b, unsigned long 
 }
 
 /*
- * What the runs that start in block @b hold on a fixed grid of a block or
- * more: the run through the block's grid point from there, and the last
- * run from the first grid point past the block (block_find_coarse()).
- * For such grids a block's longest run says little, and failed visits cost
- * page-aligned requests a third of their time on 1 GiB.
+ * What the runs that start in hint block @h hold on a fixed grid of a hint
+ * block or more: the run through the block's grid point from there, and
+ * the last run from the first grid point past the block (as
+ * span_find_coarse() tries them).  For such grids a block's longest run
+ * says little, and failed visits cost page-aligned requests a third of
+ * their time on 1 GiB.
  */
 static unsigned long coarse_block_fit(const struct modern_index *ix, const unsigned long *map,
-				      unsigned long b, unsigned long mask, unsigned long off)
+				      unsigned long h, unsigned long mask, unsigned long off)
 {
-	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS, q, e, best = 0;
+	unsigned long first = h << HINT_SHIFT, end = first + HINT_BITS, q, e, best = 0;
 
 	q = grid_up(first, mask, off);
 	if (q < end) {
@@ -1286,16 +1445,16 @@ static unsigned long coarse_block_fit(const struct modern_index *ix, const unsig
 	return best;
 }
 
-/* Block @b lost runs: its bound comes down to its longest run, or on a
- * coarse fixed grid to exactly what its runs hold. */
-static void ohint_lower(struct modern_index *ix, const unsigned long *map, unsigned long b)
+/* Hint block @h lost runs: its bound comes down to its longest run, or on
+ * a coarse fixed grid to exactly what its runs hold. */
+static void ohint_lower(struct modern_index *ix, const unsigned long *map, unsigned long h)
 {
 	const struct modern_ohint *oh = ix->oh;
-	unsigned long v = ix->max[0][b];
+	unsigned long v = hint_block_value(ix, h);
 
-	if (v && oh->mask != MODERN_INDEX_ORDER_GRID && oh->mask + 1 >= BLOCK_BITS)
-		v = coarse_block_fit(ix, map, b, oh->mask, oh->off);
-	modern_ohint_lower(ix->oh, b, v);
+	if (v && oh->mask != MODERN_INDEX_ORDER_GRID && oh->mask + 1 >= HINT_BITS)
+		v = coarse_block_fit(ix, map, h, oh->mask, oh->off);
+	modern_ohint_lower(ix->oh, h, v);
 }
 
 /* The hints after bits up to @b were claimed (@claim) out of the free run
@@ -1304,14 +1463,14 @@ static MODERN_NOINLINE void ohint_update(struct modern_index *ix, const unsigned
 					 struct run r, unsigned long b, bool claim)
 {
 	if (claim) {
-		ohint_lower(ix, map, r.start >> BLOCK_SHIFT);
+		ohint_lower(ix, map, r.start >> HINT_SHIFT);
 		if (r.end > b)
-			ohint_raise(ix, b >> BLOCK_SHIFT, b, r.end);
+			ohint_raise(ix, b >> HINT_SHIFT, b, r.end);
 	} else {
 		/* A run started at b only if one follows the release. */
 		if (r.end > b)
-			ohint_lower(ix, map, b >> BLOCK_SHIFT);
-		ohint_raise(ix, r.start >> BLOCK_SHIFT, r.start, r.end);
+			ohint_lower(ix, map, b >> HINT_SHIFT);
+		ohint_raise(ix, r.start >> HINT_SHIFT, r.start, r.end);
 	}
 }
 
@@ -1381,9 +1540,9 @@ static struct run released(struct modern_index *ix, const unsigned long *map,
 	full_update(ix, a, b, s, e, true);
 	/* The run that started at b is now part of the one from s, which
 	 * covers block bb up to e: bb's runs start past e, if any do. */
-	if (e > b && bb != bs && ix->max[0][bb] == e - b)
+	if (e > b && bb != bs && leaf_value(ix, bb) == e - b)
 		lower_block(ix, bb, e >> BLOCK_SHIFT == bb ? block_part(ix, map, bb, e, &merged) : 0);
-	if (e - s > ix->max[0][bs])
+	if (e - s > leaf_value(ix, bs))
 		raise_block_later(ix, bs, (uint32_t)(e - s));
 	return merged;
 }
@@ -1398,9 +1557,9 @@ claimed(struct modern_index *ix, const unsigned long *map, unsigned long b, stru
 	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
 	struct run rest = { b, e };
 
-	if (ix->max[0][bs] == e - s)
+	if (leaf_value(ix, bs) == e - s)
 		lower_block(ix, bs, block_value(ix, map, bs, &rest));
-	if (e > b && e - b > ix->max[0][bb])
+	if (e > b && e - b > leaf_value(ix, bb))
 		raise_block(ix, bb, (uint32_t)(e - b));
 	return was;
 }
@@ -1458,17 +1617,19 @@ static unsigned long block_find_aligned(const struct modern_index *ix,
 static bool ohint_verify(const struct modern_index *ix, const unsigned long *map)
 {
 	const struct modern_ohint *oh = ix->oh;
-	unsigned long b, nr, mask, e;
+	unsigned long h, b, nr, mask, e;
 
 	if (!modern_ohint_verify(oh))
 		return false;
-	for (b = 0; b < ix->count[0]; b++) {
-		nr = modern_ohint_get(oh, b) + 1;
+	for (h = 0; h < hint_blocks(ix); h++) {
+		nr = modern_ohint_get(oh, h) + 1;
 		if (nr > MODERN_OHINT_CAP)
 			continue;
 		mask = oh->mask == MODERN_INDEX_ORDER_GRID ? order_mask(nr) : oh->mask;
-		if (block_find_aligned(ix, map, b, nr, mask, oh->off, &e) != MODERN_INDEX_NONE)
-			return false;
+		for (b = h * HINT_SPAN; b < min_ul((h + 1) * HINT_SPAN, ix->count[0]); b++)
+			if (block_find_aligned(ix, map, b, nr, mask, oh->off, &e) !=
+			    MODERN_INDEX_NONE)
+				return false;
 	}
 	return true;
 }
@@ -1487,18 +1648,28 @@ static bool gp_verify(const struct modern_index *ix, const unsigned long *map)
 	return true;
 }
 
-/* node_max() as the ancestors should hold it: the dirty block counted
- * at the value they were last told. */
-static uint32_t node_max_seen(const struct modern_index *ix, unsigned int l, unsigned long i)
+/* Does every leaf hold its block's value, and level 1 their maxima, the
+ * dirty block counted at the value its parent was last told?  *@top
+ * receives the longest run. */
+static bool leaves_verify(const struct modern_index *ix, const unsigned long *map, uint32_t *top)
 {
-	uint32_t m = 0;
-	unsigned long k;
+	unsigned long i, n = padded(ix->count[0]);
+	uint32_t v, m = 0;
 
-	if (l > 1 || ix->dirty == NO_DIRTY || ix->dirty / FAN != i)
-		return node_max(ix, l, i);
-	for (k = i * FAN; k < (i + 1) * FAN; k++)
-		m = max_u32(m, k == ix->dirty ? ix->dirty_pv : ix->max[0][k]);
-	return m;
+	*top = 0;
+	for (i = 0; i < n; i++) {
+		v = i < ix->count[0] ? block_value(ix, map, i, NULL) : 0;
+		if (ix->leaf[i] != leaf_of(v) || (i == ix->dirty && ix->dirty_v != v))
+			return false;
+		*top = max_u32(*top, v);
+		m = max_u32(m, i == ix->dirty ? ix->dirty_pv : v);
+		if (i % FAN == FAN - 1) {
+			if (ix->max[1][i / FAN] != m)
+				return false;
+			m = 0;
+		}
+	}
+	return true;
 }
 
 bool modern_index_verify(const struct modern_index *ix, const unsigned long *map)
@@ -1511,20 +1682,17 @@ bool modern_index_verify(const struct modern_index *ix, const unsigned long *map
 		for (i = 0; i < ix->fwords[l]; i++)
 			if (ix->full[l][i] != full_word(ix, map, l, i))
 				return false;
-	for (i = 0; i < ix->count[0]; i++) {
-		if (ix->max[0][i] != block_value(ix, map, i, NULL))
-			return false;
-		top = max_u32(top, ix->max[0][i]);
-	}
+	if (ix->dirty != NO_DIRTY &&
+	    (ix->dirty >= ix->count[0] || ix->dirty_pv >= ix->dirty_v))
+		return false;
+	if (!leaves_verify(ix, map, &top))
+		return false;
 	/* The chunk directory's value, whatever the tree has been told. */
 	if (modern_index_longest(ix) != top)
 		return false;
-	if (ix->dirty != NO_DIRTY &&
-	    (ix->dirty >= ix->count[0] || ix->dirty_pv >= ix->max[0][ix->dirty]))
-		return false;
-	for (l = 1; l < ix->nlevels; l++)
+	for (l = 2; l < ix->nlevels; l++)
 		for (i = 0; i < ix->count[l]; i++)
-			if (ix->max[l][i] != node_max_seen(ix, l, i))
+			if (ix->max[l][i] != node_max(ix, l, i))
 				return false;
 	if (ix->oh_on && !ohint_verify(ix, map))
 		return false;
@@ -1541,7 +1709,7 @@ unsigned long modern_index_longest(const struct modern_index *ix)
 {
 	uint32_t root = ix->max[ix->nlevels - 1][0];
 
-	return ix->dirty == NO_DIRTY ? root : max_u32(root, ix->max[0][ix->dirty]);
+	return ix->dirty == NO_DIRTY ? root : max_u32(root, ix->dirty_v);
 }
 
 /* ------------------------------------------------------------ first fit */
@@ -1560,7 +1728,7 @@ last_run_find(const struct modern_index *ix, const unsigned long *map, unsigned 
 		/* The whole block was searched and no run ending in it holds
 		 * @nr, yet its value (the callers' reason to come) does: the
 		 * longest run is the last one, and its length is that value. */
-		*run_end = end - carry + ix->max[0][b];
+		*run_end = end - carry + leaf_value(ix, b);
 		return end - carry;
 	}
 	*run_end = next_used(ix, map, end);
@@ -1649,20 +1817,39 @@ block_find(const struct modern_index *ix, const unsigned long *map, unsigned lon
 	return block_find_in(ix, map, b, lo, nr, run_end, false);
 }
 
+/* first_block_ge() on a chunk of at most 8 blocks, whose tree is its
+ * leaves and the root: out of line, to keep the leaves' test out of the
+ * usual loop. */
+static MODERN_NOINLINE unsigned long first_leaf_ge(const struct modern_index *ix,
+						   unsigned long nr)
+{
+	unsigned int m = leaf_mask(ix, 0, nr);
+
+	return m ? (unsigned long)__builtin_ctz(m) : MODERN_INDEX_NONE;
+}
+
 /*
  * The leftmost block of value >= @nr (<= nbits) that the tree shows, or
- * MODERN_INDEX_NONE.  The descent starts two levels below the root, on the
- * level of at most 64 nodes, read from the left: those reads need not wait
- * on one another, as each level of a descent waits on the one above (wall
- * time: 1-3% a pair on both workloads at 64M).  Inlined, @wide as for
+ * MODERN_INDEX_NONE.  The descent starts on the level two below the root
+ * when it has at most 32 nodes, else one below, read from the left: those
+ * reads need not wait on one another, as each level of a descent waits on
+ * the one above (wall time: 1-3% a pair on both workloads at 64M with
+ * blocks of 512 bits, 64 nodes at most; with blocks of 256, 64 nodes took
+ * first fit of 64-byte requests at 64M 44 more instructions a pair than 8,
+ * log-uniform ones 15 fewer, in the same time).  Inlined, @wide as for
  * ge_mask().
  */
 static MODERN_ALWAYS_INLINE unsigned long
 first_block_ge(const struct modern_index *ix, unsigned long nr, bool wide)
 {
-	unsigned int l = ix->nlevels >= 3 ? ix->nlevels - 3 : 0, m;
-	unsigned long g, n = padded(ix->count[l]);
+	unsigned int l = ix->nlevels - 2, m;
+	unsigned long g, n;
 
+	if (l == 0)
+		return first_leaf_ge(ix, nr);
+	if (l >= 2 && ix->count[l - 1] <= 4 * FAN)
+		l--;
+	n = padded(ix->count[l]);
 	for (g = 0; g < n; g += FAN) {
 		m = ge_mask(&ix->max[l][g], nr, wide);
 		if (m)
@@ -1702,7 +1889,7 @@ static MODERN_ALWAYS_INLINE void settle_dirty(struct modern_index *ix, unsigned 
  * settles it first, where a walk costs least (as a release did it). */
 static MODERN_ALWAYS_INLINE void settle_short_dirty(struct modern_index *ix, unsigned long nr)
 {
-	if (ix->dirty != NO_DIRTY && ix->max[0][ix->dirty] < nr)
+	if (ix->dirty != NO_DIRTY && ix->dirty_v < nr)
 		flush_dirty_block(ix);
 }
 
@@ -1766,7 +1953,7 @@ unsigned long modern_index_find_below(const struct modern_index *ix, const unsig
 	 * or later: the block's value says whether to scan its rest at all. */
 	b = lo >> BLOCK_SHIFT;
 	r = MODERN_INDEX_NONE;
-	if (ix->max[0][b] >= nr)
+	if (leaf_value(ix, b) >= nr)
 		r = block_find(ix, map, b, lo, nr, run_end);
 	if (r == MODERN_INDEX_NONE) {
 		b = next_block_ge_below(ix, b, nr, ceil_div(limit, BLOCK_BITS));
@@ -1867,24 +2054,24 @@ static unsigned long run_end_at(const struct modern_index *ix, const unsigned lo
 }
 
 /*
- * block_find_aligned() when the grid step is a block or more (a page at
- * 8-byte granules): a run that starts in the block can hold a window only
- * at the block's one grid point, if it has one, or at the first grid point
- * past it.  Those two are tried, whichever run they lie in: a window of a
+ * block_find_aligned() over the @span bits from @first (a block, or a hint
+ * block) when the grid step is @span or more (a page at 8-byte granules
+ * and hint blocks): a run that starts there can hold a window only at the
+ * span's one grid point, if it has one, or at the first grid point past
+ * it.  Those two are tried, whichever run they lie in: a window of a
  * run from another block is no lower than the search would find anyway
  * (every grid point before it was tried), and none at either means none
  * for this block's runs, as the hints need.  Walking every run of every
  * block cost a 1 MiB pool's page-aligned requests 3.1 us a pair, twice the
  * kernel's linear scan.
  */
-static unsigned long block_find_coarse(const struct modern_index *ix, const unsigned long *map,
-				       unsigned long b, unsigned long nr, unsigned long mask,
-				       unsigned long off, unsigned long *run_end)
+static unsigned long span_find_coarse(const struct modern_index *ix, const unsigned long *map,
+				      unsigned long first, unsigned long span, unsigned long nr,
+				      unsigned long mask, unsigned long off, unsigned long *run_end)
 {
-	unsigned long first = b << BLOCK_SHIFT, q;
+	unsigned long q = grid_up(first, mask, off);
 
-	q = grid_up(first, mask, off);
-	if (q < first + BLOCK_BITS) {
+	if (q < first + span) {
 		*run_end = run_end_at(ix, map, q);
 		if (*run_end - q >= nr)
 			return q;
@@ -1905,8 +2092,29 @@ static unsigned long block_find_grid(const struct modern_index *ix, const unsign
 
 	if (small)
 		return block_find_aligned_small(ix, map, b, nr, mask, run_end);
-	return mask + 1 >= BLOCK_BITS ? block_find_coarse(ix, map, b, nr, mask, off, run_end)
-				      : block_find_aligned(ix, map, b, nr, mask, off, run_end);
+	if (mask + 1 >= BLOCK_BITS)
+		return span_find_coarse(ix, map, b << BLOCK_SHIFT, BLOCK_BITS, nr, mask, off,
+					run_end);
+	return block_find_aligned(ix, map, b, nr, mask, off, run_end);
+}
+
+/* The window in a run that starts in hint block @h: on a grid of a hint
+ * block or more, its two grid points at once; else block by block. */
+static unsigned long hint_block_find(const struct modern_index *ix, const unsigned long *map,
+				     unsigned long h, unsigned long nr, unsigned long mask,
+				     unsigned long off, unsigned long *run_end)
+{
+	unsigned long b = h * HINT_SPAN, end = min_ul(b + HINT_SPAN, ix->count[0]), r;
+
+	if (mask + 1 >= HINT_BITS)
+		return span_find_coarse(ix, map, h << HINT_SHIFT, HINT_BITS, nr, mask, off,
+					run_end);
+	for (; b < end; b++) {
+		r = block_find_grid(ix, map, b, nr, mask, off, run_end);
+		if (r != MODERN_INDEX_NONE)
+			return r;
+	}
+	return MODERN_INDEX_NONE;
 }
 
 /*
@@ -1932,14 +2140,14 @@ static unsigned long find_hinted(struct modern_index *ix, const unsigned long *m
 				 unsigned long *run_end)
 {
 	struct modern_ohint *oh = ix->oh;
-	unsigned long b, r;
+	unsigned long h, r;
 
-	for (b = modern_ohint_next(oh, 0, nr); b != MODERN_INDEX_NONE;
-	     b = modern_ohint_next(oh, b + 1, nr)) {
-		r = block_find_grid(ix, map, b, nr, mask, off, run_end);
+	for (h = modern_ohint_next(oh, 0, nr); h != MODERN_INDEX_NONE;
+	     h = modern_ohint_next(oh, h + 1, nr)) {
+		r = hint_block_find(ix, map, h, nr, mask, off, run_end);
 		if (r != MODERN_INDEX_NONE)
 			return r;
-		modern_ohint_lower(oh, b, nr - 1);
+		modern_ohint_lower(oh, h, nr - 1);
 	}
 	return MODERN_INDEX_NONE;
 }
@@ -2000,13 +2208,14 @@ static bool points_serve(unsigned long mask, unsigned long off, unsigned long fm
 }
 
 /* Chunks of up to this many blocks read their grid points from the bitmap
- * (find_on_starts()): at most 128 words a search, and no map to keep. */
-#define STARTS_MAX_BLOCKS 128
+ * (find_on_starts()): at most 256 words a search (128 on a page's grid),
+ * and no map to keep. */
+#define STARTS_MAX_BLOCKS 256
 
 /*
  * find_on_points() on a chunk of at most STARTS_MAX_BLOCKS blocks, most of
- * which have no room for the grid-point map in their budget (under about
- * 100 blocks): each grid point's bit read from the bitmap, a word a point,
+ * which have no room for the grid-point map in their budget (up to about
+ * 2^16 bits): each grid point's bit read from the bitmap, a word a point,
  * and the map's upkeep saved where there is one.  The run index visits every
  * block whose longest run could hold the request, and on small chunks of
  * page-aligned blocks that is most of them, with no window in any: 64 MiB

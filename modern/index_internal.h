@@ -48,7 +48,7 @@ size_t modern_index_footprint(const struct modern_index *ix);
 /* Order hints are kept from here on (1024 blocks): below, the headers of
  * the index and the hints together could pass 1/8 of the bitmap, and a
  * search visits few blocks anyway. */
-#define MODERN_INDEX_HINT_MIN_BITS (1UL << 19)
+#define MODERN_INDEX_HINT_MIN_BITS (1UL << 20)
 
 /* An aligned search that meets more blocks than this without a window
  * turns the hints on: until then a pool's holes fit its requests well
@@ -91,8 +91,9 @@ int modern_index_hints_on(struct modern_index *ix, unsigned long mask, unsigned 
 int modern_index_order_hints(struct modern_index *ix);
 
 /**
- * modern_index_order_hint() - block @b's hint: no request of the hints'
- * family above it fits in a run that starts in the block (at most
+ * modern_index_order_hint() - hint block @b's hint (a hint block is 512
+ * bits, two of the index's): no request of the hints' family above it
+ * fits in a run that starts in the block (at most
  * MODERN_OHINT_CAP, "unknown"); MODERN_INDEX_NONE while the hints are off
  */
 unsigned long modern_index_order_hint(const struct modern_index *ix, unsigned long b);
@@ -181,7 +182,7 @@ unsigned long modern_index_find(const struct modern_index *ix, const unsigned lo
  * @lo:      first bit to consider
  * @nr:      run length, > 0
  * @limit:   the run must start below it; the search reads no further than
- *           the blocks of 512 bits that hold [@lo, @limit) and the run
+ *           the blocks of 256 bits that hold [@lo, @limit) and the run
  * @run_end: receives the end of the free run that holds the answer where
  *           the search met it, else MODERN_INDEX_NONE
  *

@@ -24,8 +24,8 @@
  *   search without them.  Below, "request" means one of the family.
  *
  * WHAT IS KEPT
- *   For every block of the index, a bound: no request larger than it fits
- *   in a run that starts in the block.  Above the blocks, a
+ *   For every block of 512 granules (two of the index's), a bound: no
+ *   request larger than it fits in a run that starts in the block.  Above the blocks, a
  *   tree of maxima, 8 to a node, like the run index's.  Bounds are 16-bit
  *   and stop at MODERN_OHINT_CAP; requests above it are not hinted.
  *
@@ -53,14 +53,16 @@
  *   only pay for the upkeep: 64 B requests at 64 MiB went from 133 to 179 ns
  *   a pair.  So a chunk's hints stay off until an aligned search passes
  *   more than MODERN_INDEX_HINT_AFTER blocks without a window, and stay on,
- *   for that search's family, from then.  Chunks under 2^19 granules never turn them on
+ *   for that search's family, from then.  Chunks under 2^20 granules never turn them on
  *   (MODERN_INDEX_HINT_MIN_BITS): they would pass 1/8 of the bitmap with
  *   the run index's header, and have few blocks to visit.
  *
  * COST
  *   Two bytes a block of 512 granules and 1/7 of that for the nodes: 1/28
  *   of the bitmap, so that with the run index a chunk's bookkeeping stays
- *   within 1/8 of its bitmap (1/9.2 on big chunks).  Allocated when they
+ *   within 1/8 of its bitmap (1/8.3 on big chunks).  A block here is two
+ *   of the run index's (HINT_SHIFT in index.c): one bound per index block
+ *   would pass the 1/8.  Allocated when they
  *   turn on, or reserved earlier, as a chunk joins a pool whose algorithm
  *   is one of the two (so that its allocations need no memory).  Once
  *   on, a search pays one tree walk per block it visits, as before, and one

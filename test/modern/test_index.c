@@ -30,13 +30,13 @@ static bool long_run(void)
 	return s && !strcmp(s, "long");
 }
 
-/* Sizes around every boundary the index has: word, block (512), tree node
- * (8 blocks, 4096), second and third tree levels (32768, 262144 would be
- * slow here; 131072 is four nodes of the third), full-map word (64 blocks,
- * 32768). */
+/* Sizes around every boundary the index has: word, block (256), hint
+ * block (512), tree node (8 blocks, 2048), second and third tree levels
+ * (16384, 131072), full-map word (64 blocks, 16384), a saturated leaf
+ * (65535); and the boundaries of blocks of 512 bits, as they were. */
 static const unsigned long awkward[] = {
-	1, 2, 63, 64, 65, 511, 512, 513, 1000, 4095, 4096, 4097, 8191, 8192, 8193,
-	32767, 32768, 32769, 70001, 131071, 131073,
+	1, 2, 63, 64, 65, 255, 256, 257, 511, 512, 513, 1000, 2047, 2049, 4095, 4096,
+	4097, 8191, 8192, 8193, 16384, 32767, 32768, 32769, 65537, 70001, 131071, 131073,
 };
 #define NR_AWKWARD (sizeof(awkward) / sizeof(awkward[0]))
 
@@ -46,35 +46,46 @@ static int test_bit(const unsigned long *map, unsigned long bit)
 }
 
 /*
+ * Bits [@lo, @hi) made @used: each stretch of them that actually flips is
+ * one claim or release, told to @ix when it is not NULL (the contract of
+ * modern_index_update()).
+ */
+static void set_range(struct modern_index *ix, unsigned long *map, unsigned long lo,
+		      unsigned long hi, int used)
+{
+	unsigned long j, k;
+
+	for (j = lo; j < hi; j = k) {
+		for (k = j; k < hi && test_bit(map, k) == used; k++)
+			;
+		for (j = k; k < hi && test_bit(map, k) != used; k++)
+			;
+		if (j == k)
+			continue;
+		if (used)
+			modern_bitmap_set(map, j, k - j);
+		else
+			modern_bitmap_clear(map, j, k - j);
+		if (ix)
+			modern_index_update(ix, map, j, k - j);
+	}
+}
+
+/*
  * A random bitmap: runs of used and free bits of geometric-ish lengths, so
  * that long free runs, single holes and word-straddling runs all occur.
- * Each stretch of bits that actually flips is one claim or release, told
- * to @ix when it is not NULL (the contract of modern_index_update()).
  */
 static void random_map(struct modern_index *ix, unsigned long *map, unsigned long nbits,
 		       unsigned long long *rng)
 {
-	unsigned long i = 0, len, j, k;
+	unsigned long i = 0, len;
 	int used = (int)test_rng_below(rng, 2);
 
 	while (i < nbits) {
 		len = 1 + test_rng_below(rng, 1UL << test_rng_below(rng, 10));
 		if (len > nbits - i)
 			len = nbits - i;
-		for (j = i; j < i + len; j = k) {
-			for (k = j; k < i + len && test_bit(map, k) == used; k++)
-				;
-			for (j = k; k < i + len && test_bit(map, k) != used; k++)
-				;
-			if (j == k)
-				continue;
-			if (used)
-				modern_bitmap_set(map, j, k - j);
-			else
-				modern_bitmap_clear(map, j, k - j);
-			if (ix)
-				modern_index_update(ix, map, j, k - j);
-		}
+		set_range(ix, map, i, i + len, used);
 		i += len;
 		used = !used;
 	}
@@ -402,6 +413,48 @@ END_TEST
  * measured its run, else with modern_index_update(), between random
  * releases; the index stays exact at every step.
  */
+/*
+ * Free runs of 2^16 bits and more, whose blocks' leaves saturate (THE
+ * LEAVES in index.c) and are read through their parents: made, cut and
+ * merged by claims and releases of every length up to twice that, from
+ * any block of a node, and searched for with every kind of query, some
+ * just around the saturation point.
+ */
+START_TEST(saturated_leaves_stay_exact)
+{
+	static const unsigned long near[] = { 65534, 65535, 65536, 65537, 70001, 131073 };
+	const unsigned long nbits = (1UL << 19) + 77;
+	unsigned long long rng = 0x5a7 + (unsigned long long)_i;
+	unsigned long *map, a, len, nr, end, lo;
+	struct modern_index *ix = new_index(nbits, &map);
+	int step, steps = getenv("GENALLOC_UNDER_VALGRIND") ? 30 : 200;
+	unsigned int k;
+
+	for (step = 0; step < steps; step++) {
+		a = test_rng_below(&rng, nbits);
+		len = test_rng_below(&rng, 3) ? 1 + test_rng_below(&rng, 600)
+					      : 60000 + test_rng_below(&rng, 80000);
+		set_range(ix, map, a, a + len < nbits ? a + len : nbits,
+			  (int)test_rng_below(&rng, 2));
+		ck_assert(modern_index_verify(ix, map));
+		EXPECT_EQ(modern_index_longest(ix), linear_longest(map, nbits));
+		for (k = 0; k < sizeof(near) / sizeof(near[0]); k++) {
+			nr = near[k];
+			EXPECT_EQ(modern_index_find_first(ix, map, nr, &end),
+				  linear_first(map, nbits, 0, nr, 0, 0));
+			lo = test_rng_below(&rng, nbits);
+			EXPECT_EQ(modern_index_find(ix, map, lo, nr),
+				  linear_first(map, nbits, lo, nr, 0, 0));
+			end = MODERN_INDEX_NONE;
+			EXPECT_EQ(modern_index_best_fit(ix, map, nr, &end), linear_best(map, nbits, nr));
+		}
+		compare_queries(ix, map, nbits, &rng, 1);
+	}
+	modern_index_destroy(ix);
+	free(map);
+}
+END_TEST
+
 START_TEST(claims_with_known_run_stay_exact)
 {
 	unsigned long long rng = 0xc1a1 + (unsigned long long)_i;
@@ -1221,6 +1274,7 @@ Suite *modern_index_suite(void)
 
 	tcase_add_loop_test(tc, queries_match_linear_search, 0, (int)NR_AWKWARD);
 	tcase_add_loop_test(tc, claims_with_known_run_stay_exact, 0, (int)NR_AWKWARD);
+	tcase_add_loop_test(tc, saturated_leaves_stay_exact, 0, 2);
 	tcase_add_test(tc, an_aligned_miss_is_remembered_until_a_release_makes_room);
 	tcase_add_test(tc, single_bit_updates_stay_exact);
 	tcase_add_loop_test(tc, a_pending_rise_is_seen_by_every_search, 0, (int)NR_AWKWARD);

@@ -221,9 +221,9 @@ START_TEST(order_aligned_fit_without_hints_searches_without)
 
 	ck_assert_ptr_nonnull(ix);
 	ck_assert_ptr_nonnull(lin);
-	/* 2^19 granules: big enough for hints (modern_index_hints_fit()). */
-	ck_assert_int_eq(gen_pool_add(ix, BASE, 1 << 22, -1), 0);
-	ck_assert_int_eq(gen_pool_add(lin, BASE, 1 << 22, -1), 0);
+	/* 2^20 granules: big enough for hints (modern_index_hints_fit()). */
+	ck_assert_int_eq(gen_pool_add(ix, BASE, 1 << 23, -1), 0);
+	ck_assert_int_eq(gen_pool_add(lin, BASE, 1 << 23, -1), 0);
 	gen_pool_set_lockless(lin, true);
 	capture_errors();
 	ck_assert_int_gt(run_twins(ix, lin, &t, &rng, 3000, true,
@@ -289,8 +289,8 @@ START_TEST(order_aligned_pool_builds_its_hints_up_front)
 	static struct genpool_data_align align64 = { .align = 64 };
 	genpool_algo_t algo = _i ? gen_pool_first_fit_align : gen_pool_first_fit_order_align;
 	void *data = _i ? &align64 : NULL;
-	/* 2^19 granules a chunk: big enough for hints (modern_index_hints_fit()). */
-	const size_t size = (size_t)1 << 23;
+	/* 2^20 granules a chunk: big enough for hints (modern_index_hints_fit()). */
+	const size_t size = (size_t)1 << 24;
 	struct gen_pool *pool = gen_pool_create(4, -1), *late = gen_pool_create(4, -1);
 	unsigned long newest = BASE + 2 * (size + 0x1000);
 

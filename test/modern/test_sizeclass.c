@@ -277,14 +277,14 @@ START_TEST(random_traffic_matches_the_kernel)
 END_TEST
 
 /* The run index and the size classes together stay within 1/8 of the
- * bitmap from 2^21 granules up (below, the classes' fixed part dominates)
+ * bitmap from 2^22 granules up (below, the classes' fixed part dominates)
  * and use nearly all of it from 2^22, and from 2^24 up the classes double
  * with the chunk: their heads keep pace with the runs, which double too. */
 START_TEST(run_index_and_classes_within_an_eighth)
 {
 	unsigned long nbits;
 
-	for (nbits = 1UL << 21; nbits <= 1UL << 31; nbits <<= 1) {
+	for (nbits = 1UL << 22; nbits <= 1UL << 31; nbits <<= 1) {
 		size_t bitmap = modern_bits_to_longs(nbits) * sizeof(long);
 
 		ck_assert_uint_le((modern_index_bytes(nbits) + modern_sc_bytes(nbits)) * 8, bitmap);

@@ -106,11 +106,12 @@ static uint64_t round_state(unsigned long seed, unsigned long round)
 	return s;
 }
 
-/* Chunk sizes around the index's boundaries: words, blocks of 512, tree
- * nodes of 4096, full-map words of 32768, the hints' 2^19. */
+/* Chunk sizes around the index's boundaries: words, blocks of 256, hint
+ * blocks of 512, tree nodes of 2048, full-map words of 16384, a saturated
+ * leaf's 65535, the hints' 2^20. */
 static const unsigned long awkward[] = {
-	1, 2, 63, 64, 65, 511, 512, 513, 4095, 4096, 4097, 32767, 32768, 32769,
-	262143, 262145, 524288, 524289, 1048576,
+	1, 2, 63, 64, 65, 255, 256, 257, 511, 512, 513, 2047, 2048, 2049, 16383, 16385,
+	65535, 65537, 262143, 262145, 524288, 524289, 1048575, 1048576, 1048577,
 };
 
 static unsigned long chunk_granules(uint64_t *s, bool small)
