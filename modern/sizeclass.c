@@ -48,11 +48,11 @@
  *   the bitmap's N / 8 bytes), 3 KiB of counts, bounds and horizons, and
  *   the heads at 8 bytes a run: up to 8 runs for each one-length class,
  *   and for each wider class as many (at least 4) as keep the run index
- *   and the size classes together within 1/8 of the bitmap.  That is 52 KiB
- *   for the 1 MiB bitmap of 2^23 granules (1/19.6, the pair exactly 1/8),
- *   and 1/19.4 of the bitmap from 2^25 granules on; 6-9 KiB on chunks
- *   of 64 to 2^20 granules, so below 2^21 that floor takes the pair past
- *   1/8.
+ *   and the size classes together within 1/8 of the bitmap.  That is 41 KiB
+ *   for the 1 MiB bitmap of 2^23 granules (1/25, the pair exactly 1/8),
+ *   and 1/24.6 of the bitmap from 2^25 granules on; 8-9 KiB on chunks
+ *   of 64 to 2^20 granules, so below 2^22 that floor can take the pair
+ *   past 1/8 (2^21 granules stay just within it, 2^21 + 1 do not).
  *   Allocated the first time best fit runs on the chunk.
  */
 #include "sizeclass_internal.h"
