@@ -107,11 +107,11 @@
  *   a child cost half as much and the extra level less than that
  *   (callgrind: 7% fewer instructions a pair).  Blocks of 256 bits rather
  *   than 512: a claim's rescan and a search's scan read half the words,
- *   and log-uniform first fit at 64 MiB went from 1658 to 1586
+ *   and log-uniform first fit at 64 MiB went from 1658 to 1558
  *   instructions a pair and from 190 to 173 ns (best of five alternating
- *   runs; best fit 271 to 264, order-aligned fit unchanged, 64-byte first
- *   fit 996 to 1018 instructions, 69 to 72 ns).  With 32-bit leaves the
- *   index would pass 1/8; blocks of 128 bits were no faster again.
+ *   runs; best fit, order-aligned fit and 64-byte requests unchanged,
+ *   page-aligned first fit 8-16% slower: bench/FINDINGS.md).  With 32-bit
+ *   leaves the index would pass 1/8; blocks of 128 bits were no faster.
  */
 #include "index_internal.h"
 
@@ -147,7 +147,6 @@
 #define HINT_SHIFT 9
 #define HINT_BITS (1UL << HINT_SHIFT)
 #define HINT_SPAN (HINT_BITS / BLOCK_BITS)
-
 
 /**
  * struct modern_index - the index of one bitmap
