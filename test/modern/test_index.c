@@ -1293,9 +1293,11 @@ Suite *modern_index_suite(void)
 	tcase_add_test(tc, user_algorithm_updates_the_index);
 	suite_add_tcase(s, tc);
 	/* Its linear twin and its checks read a 16 MiB bitmap at every step:
-	 * 4 s at -O0 with coverage, Check's whole default allowance. */
+	 * 4 s at -O0 with coverage, Check's whole default allowance.  The
+	 * dense pools' first case, on a chunk of 2^20 granules so that it
+	 * keeps hints, takes about 30 s there. */
 	tc = tcase_create("big_chunk");
-	tcase_set_timeout(tc, 30);
+	tcase_set_timeout(tc, 90);
 	tcase_add_test(tc, best_fit_across_a_big_chunk);
 	tcase_add_loop_test(tc, dense_pools_place_as_the_kernel, 0,
 			    (int)(sizeof(dense_cases) / sizeof(dense_cases[0])));
