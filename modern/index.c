@@ -227,6 +227,13 @@ static unsigned long hint_blocks(const struct modern_index *ix)
 	return ceil_div(ix->nbits, HINT_BITS);
 }
 
+/* The index blocks past hint block @h's last (its first is @h * HINT_SPAN):
+ * the chunk's last hint block may hold only one. */
+static unsigned long hint_block_end(const struct modern_index *ix, unsigned long h)
+{
+	return min_ul((h + 1) * HINT_SPAN, ix->count[0]);
+}
+
 /* ------------------------------------------------------------ words */
 
 /* Word @wi as stored: for a caller that looks only at bits of the chunk. */
@@ -850,11 +857,11 @@ static MODERN_ALWAYS_INLINE void flush_dirty_block(struct modern_index *ix)
  * would take in the dirty block's untold value.  A rise needs no such care.
  */
 
-/* Block @b's value falls to @v (or stays). */
-static MODERN_ALWAYS_INLINE void lower_block(struct modern_index *ix, unsigned long b, uint32_t v)
+/* Block @b's value falls from @old, which the caller has just compared
+ * (leaf_value()), to @v (or stays). */
+static MODERN_ALWAYS_INLINE void lower_block(struct modern_index *ix, unsigned long b,
+					     uint32_t old, uint32_t v)
 {
-	uint32_t old;
-
 	if (b == ix->dirty) {
 		ix->leaf[b] = leaf_of(v);
 		ix->dirty_v = v;
@@ -866,7 +873,6 @@ static MODERN_ALWAYS_INLINE void lower_block(struct modern_index *ix, unsigned l
 		carry_fall(ix, b, ix->dirty_pv, v);
 		return;
 	}
-	old = leaf_value(ix, b);
 	ix->leaf[b] = leaf_of(v);
 	if (v == old)
 		return;
@@ -1250,7 +1256,7 @@ static void gp_load(struct modern_index *ix, const unsigned long *map)
 /* The longest run that starts in hint block @h. */
 static uint32_t hint_block_value(const struct modern_index *ix, unsigned long h)
 {
-	unsigned long b = h * HINT_SPAN, end = min_ul(b + HINT_SPAN, ix->count[0]);
+	unsigned long b = h * HINT_SPAN, end = hint_block_end(ix, h);
 	uint32_t v = 0;
 
 	for (; b < end; b++)
@@ -1540,7 +1546,8 @@ static struct run released(struct modern_index *ix, const unsigned long *map,
 	/* The run that started at b is now part of the one from s, which
 	 * covers block bb up to e: bb's runs start past e, if any do. */
 	if (e > b && bb != bs && leaf_value(ix, bb) == e - b)
-		lower_block(ix, bb, e >> BLOCK_SHIFT == bb ? block_part(ix, map, bb, e, &merged) : 0);
+		lower_block(ix, bb, (uint32_t)(e - b),
+			    e >> BLOCK_SHIFT == bb ? block_part(ix, map, bb, e, &merged) : 0);
 	if (e - s > leaf_value(ix, bs))
 		raise_block_later(ix, bs, (uint32_t)(e - s));
 	return merged;
@@ -1557,7 +1564,7 @@ claimed(struct modern_index *ix, const unsigned long *map, unsigned long b, stru
 	struct run rest = { b, e };
 
 	if (leaf_value(ix, bs) == e - s)
-		lower_block(ix, bs, block_value(ix, map, bs, &rest));
+		lower_block(ix, bs, (uint32_t)(e - s), block_value(ix, map, bs, &rest));
 	if (e > b && e - b > leaf_value(ix, bb))
 		raise_block(ix, bb, (uint32_t)(e - b));
 	return was;
@@ -1625,7 +1632,7 @@ static bool ohint_verify(const struct modern_index *ix, const unsigned long *map
 		if (nr > MODERN_OHINT_CAP)
 			continue;
 		mask = oh->mask == MODERN_INDEX_ORDER_GRID ? order_mask(nr) : oh->mask;
-		for (b = h * HINT_SPAN; b < min_ul((h + 1) * HINT_SPAN, ix->count[0]); b++)
+		for (b = h * HINT_SPAN; b < hint_block_end(ix, h); b++)
 			if (block_find_aligned(ix, map, b, nr, mask, oh->off, &e) !=
 			    MODERN_INDEX_NONE)
 				return false;
@@ -2103,7 +2110,7 @@ static unsigned long hint_block_find(const struct modern_index *ix, const unsign
 				     unsigned long h, unsigned long nr, unsigned long mask,
 				     unsigned long off, unsigned long *run_end)
 {
-	unsigned long b = h * HINT_SPAN, end = min_ul(b + HINT_SPAN, ix->count[0]), r;
+	unsigned long b = h * HINT_SPAN, end = hint_block_end(ix, h), r;
 
 	if (mask + 1 >= HINT_BITS)
 		return span_find_coarse(ix, map, h << HINT_SHIFT, HINT_BITS, nr, mask, off,
