@@ -107,11 +107,12 @@
  *   a child cost half as much and the extra level less than that
  *   (callgrind: 7% fewer instructions a pair).  Blocks of 256 bits rather
  *   than 512: a claim's rescan and a search's scan read half the words,
- *   and log-uniform first fit at 64 MiB went from 1658 to 1558
- *   instructions a pair and from 190 to 173 ns (best of five alternating
- *   runs; best fit, order-aligned fit and 64-byte requests unchanged,
- *   page-aligned first fit 8-16% slower: bench/FINDINGS.md).  With 32-bit
- *   leaves the index would pass 1/8; blocks of 128 bits were no faster.
+ *   and log-uniform first fit at 64 MiB went from 1539 to 1442
+ *   instructions a pair (make bench-instr) and from 190 to 173 ns (best of
+ *   five alternating runs; best fit, order-aligned fit and 64-byte
+ *   requests unchanged, page-aligned first fit 8-16% slower:
+ *   bench/FINDINGS.md).  With 32-bit leaves the index would pass 1/8;
+ *   blocks of 128 bits were no faster.
  */
 #include "index_internal.h"
 
