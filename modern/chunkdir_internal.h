@@ -121,13 +121,18 @@ static inline void modern_dir_refresh_aim(struct modern_chunk_dir *dir, size_t s
  *
  * Most allocations and frees leave a chunk's longest run as it was, so the
  * comparison is inline and only a change pays for the climb.  An aimed
- * directory re-reads the chunk's aimed bound too.
+ * directory re-reads the chunk's aimed bound too.  A pool of one chunk
+ * keeps no leaf, and returns at once.
  */
 static inline void modern_dir_refresh_chunk(struct modern_chunk_dir *dir, size_t slot,
 					    const struct gen_pool_chunk *chunk)
 {
-	unsigned long v = modern_dir_value(chunk);
+	unsigned long v;
 
+	/* One chunk: no leaf to keep (see modern_dir_prev_fit_in()). */
+	if (dir->n == 1)
+		return;
+	v = modern_dir_value(chunk);
 	if (dir->tree[dir->cap + slot] != v)
 		modern_dir_set_leaf(dir, slot, v);
 	modern_dir_refresh_aim(dir, slot);
@@ -155,14 +160,17 @@ static inline size_t modern_dir_prev_fit_in(const struct modern_chunk_dir *dir,
 {
 	if (slot >= dir->n)
 		return MODERN_DIR_NONE;
-	if (tree[dir->cap + slot] >= nr)
+	/* A pool of one chunk sends every request to it: its index answers
+	 * "no fit" as cheaply as the leaf would, and the leaf is not kept. */
+	if (dir->n == 1 || tree[dir->cap + slot] >= nr)
 		return slot;
 	return modern_dir_prev_fit_climb(dir, tree, slot, nr);
 }
 
 /**
  * modern_dir_prev_fit() - the newest chunk at or below @slot that has a
- * free run of at least @nr granules (or no index, so it might)
+ * free run of at least @nr granules (or no index, so it might); in a pool
+ * of one chunk, that chunk, whatever it holds
  *
  * The chunk in @slot itself usually fits: that test is inline.
  *
@@ -273,6 +281,7 @@ static inline struct gen_pool_chunk *modern_dir_lookup(const struct modern_chunk
 
 /**
  * modern_dir_verify() - do the tree and the address order match the chunks?
+ * (A lone chunk's leaf is not kept, so not checked.)
  *
  * Return: true if consistent (O(chunks)).
  */

@@ -165,6 +165,34 @@ START_TEST(newest_chunk_first)
 }
 END_TEST
 
+/*
+ * A pool of one chunk keeps no directory leaf for it (chunkdir.c): the leaf
+ * must be right once a second chunk makes the directory choose.  The lone
+ * chunk's longest run changes while it is alone, then the newer chunk fills
+ * up, and a request only the older one holds must still find it.
+ */
+START_TEST(lone_chunk_joins_the_directory)
+{
+	struct gen_pool *pool = new_pool(3);
+
+	ck_assert_int_eq(gen_pool_add(pool, 0x10000, 64, -1), 0);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 24), 0x10000);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 8), 0x10018);
+	gen_pool_free(pool, 0x10000, 24);	/* longest run 24 bytes, then 32 */
+	ck_assert_int_eq(gen_pool_add(pool, 0x20000, 16, -1), 0);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 16), 0x20000);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0x10020);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 24), 0x10000);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 8), 0);
+	gen_pool_free(pool, 0x20000, 16);
+	gen_pool_free(pool, 0x10000, 24);
+	gen_pool_free(pool, 0x10018, 8);
+	gen_pool_free(pool, 0x10020, 32);
+	drop(pool);
+}
+END_TEST
+
 static int algo_calls;
 
 static unsigned long counting_first_fit(unsigned long *map, unsigned long size,
@@ -458,6 +486,7 @@ Suite *modern_pool_suite(void)
 	tcase_add_test(tc, sizes_round_up_to_granules);
 	tcase_add_test(tc, tail_counted_never_handed_out);
 	tcase_add_test(tc, newest_chunk_first);
+	tcase_add_test(tc, lone_chunk_joins_the_directory);
 	tcase_add_test(tc, chunk_skip_uses_unrounded_size);
 	tcase_add_test(tc, search_restarts_at_bit_zero_per_chunk);
 	tcase_add_test(tc, owner_reported);
