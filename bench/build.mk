@@ -68,9 +68,9 @@ bench: deps-gnuplot
 		echo "Scaling plot: build/bench/scaling.svg (from build/bench/speed.csv)"
 	@echo; echo "ISSUE 7 WORKLOADS: fixed request sizes, the same on every pool (64 B; log-uniform 16 B..64 KiB)"
 	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --pools 64M --sizes 64..64 \
-		-e $(BENCH_ISSUE_ENGINES) --many-chunks none --linear none --csv build/bench/fixed-64.csv
+		-e $(BENCH_ISSUE_ENGINES) --many-chunks none --linear none --fixed-offsets none --csv build/bench/fixed-64.csv
 	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --pools 1M,64M,1G --sizes 16..65536 \
-		-e $(BENCH_ISSUE_ENGINES) --many-chunks none --linear none --csv build/bench/fixed-loguniform.csv
+		-e $(BENCH_ISSUE_ENGINES) --many-chunks none --linear none --fixed-offsets none --csv build/bench/fixed-loguniform.csv
 
 # Instructions, simulated cache misses and branch mispredictions a pair,
 # under valgrind: the same on every run, where the times of "make bench"
@@ -87,8 +87,9 @@ help-bench:
 	@echo '                  stdout, CSV + plots + index.html in build/compare/ (installs gnuplot)'
 	@echo '                  COMPARE_ARGS="..." passes options (see genalloc-compare --help)'
 	@echo '  bench           alloc+free speed against pool size (1M..1G), occupancy, threads,'
-	@echo '                  64M as 1000 chunks, fixed 64 B and 16 B-64 KiB requests, each'
-	@echo '                  with the harness (loop) cost;'
+	@echo '                  64M as 1000 chunks, gen_pool_fixed_alloc at random offsets,'
+	@echo '                  fixed 64 B and 16 B-64 KiB requests, each with the harness'
+	@echo '                  (loop) cost;'
 	@echo '                  BENCH_FULL=1 for the long version, BENCH_ARGS="..." for options'
 	@echo '  bench-instr     instructions and simulated cache misses per alloc+free pair'
 	@echo '                  under valgrind (repeatable, unlike times; about 2 minutes);'

@@ -88,7 +88,7 @@ run_counts() {	# pool occ engine sizes pairs -> "Ir DLmr DLmw Bcm+Bim"
 	valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes --LL="$ll,8,64" \
 		--cachegrind-out-file="$out" "$bin" --pools "$1" --occupancy "$2" \
 		--engines "$3" "${z[@]}" --threads 1 --runs 1 --pairs "$5" \
-		--budget 100000000 --warmup 2 --many-chunks none --linear none \
+		--budget 100000000 --warmup 2 --many-chunks none --linear none --fixed-offsets none \
 		>/dev/null 2>"$tmp/err" || {
 		# Valgrind's notes on the host's caches are not the error.
 		grep -v -e 'warning: .*L[L3] cache' "$tmp/err" >&2

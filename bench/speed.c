@@ -32,6 +32,11 @@
  * in a few.  ADD CHUNKS (--add-chunks) times building a pool of many small
  * chunks, one gen_pool_add() each, at descending addresses.
  *
+ * FIXED OFFSETS (--fixed-offsets) times gen_pool_fixed_alloc() at random offsets of
+ * a 64M pool at steady state, the index against the kernel's search, which
+ * runs on from the offset to the next fit before it gives up: both must
+ * answer every attempt alike.
+ *
  * Then the buddy's free with long free lists: a pool full of 32-byte blocks
  * with every other one freed, so that each further free merges with a
  * buddy on a list of pool/64 entries, timed with the 2005 linear search of
@@ -56,6 +61,12 @@
 /* The MANY CHUNKS section: one pool, one occupancy, one thread. */
 #define MANY_POOL ((size_t)64 << 20)
 #define MANY_OCC 50
+/* The FIXED OFFSETS section: issue 7's 64M log-uniform point, 8-byte granules. */
+#define FIXED_POOL ((size_t)64 << 20)
+#define FIXED_OCC 50
+#define FIXED_LO 16
+#define FIXED_HI 65536
+#define MAX_FIXED ((size_t)1 << 24)
 
 struct figure {
 	double median, min, max;
@@ -65,6 +76,21 @@ struct figure {
 	size_t chunks_used;	/* chunks holding a live block after the fill */
 	size_t chunk_lo;	/* the lowest of them (chunk 0 has the lowest address) */
 	size_t warm;		/* untimed pairs run after the fill, before the runs */
+};
+
+/* One search of the FIXED OFFSETS section: ns per attempt over its runs. */
+struct fixed_figure {
+	double median, min, max;
+	size_t attempts;	/* timed, over all runs */
+};
+
+/* What FIXED OFFSETS measured, kept for --check. */
+struct fixed_result {
+	struct fixed_figure index, linear;
+	size_t both;		/* attempts both searches made (the runs' common prefixes) */
+	size_t succeeded;	/* of those; the same attempts for both, or it aborts */
+	size_t live;		/* live blocks of the steady state */
+	size_t warm;		/* untimed pairs that brought each pool there */
 };
 
 struct settings {
@@ -78,6 +104,8 @@ struct settings {
 	size_t chunks;		/* modern pools as this many equal chunks */
 	size_t many_chunks;	/* MANY CHUNKS: 1 against this many; 0 skips it */
 	size_t add_chunks;	/* ADD CHUNKS: chunks to add; 0 skips it */
+	size_t fixed;		/* FIXED OFFSETS: attempts per run; 0 skips it */
+	struct fixed_result fixed_res;
 	size_t runs;
 	size_t pairs;		/* per run, unless the budget ends it first */
 	double budget;		/* seconds per run at most */
@@ -185,6 +213,15 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The median of @runs figures (sorting @ns), and their spread. */
+static void summarize(double *ns, size_t runs, double *median, double *min, double *max)
+{
+	qsort(ns, runs, sizeof(ns[0]), cmp_double);
+	*median = runs % 2 ? ns[runs / 2] : (ns[runs / 2 - 1] + ns[runs / 2]) / 2;
+	*min = ns[0];
+	*max = ns[runs - 1];
+}
+
 /* Runs of @pairs pairs with @nt threads; wall ns per pair. */
 static struct figure measure(struct bench_pool *p, struct block *set, size_t nr,
 			     size_t nt, size_t pairs, size_t runs, double budget,
@@ -226,10 +263,7 @@ static struct figure measure(struct bench_pool *p, struct block *set, size_t nr,
 		f.pairs += done;
 		pthread_barrier_destroy(&start);
 	}
-	qsort(ns, runs, sizeof(ns[0]), cmp_double);
-	f.median = runs % 2 ? ns[runs / 2] : (ns[runs / 2 - 1] + ns[runs / 2]) / 2;
-	f.min = ns[0];
-	f.max = ns[runs - 1];
+	summarize(ns, runs, &f.median, &f.min, &f.max);
 	return f;
 }
 
@@ -306,19 +340,20 @@ static size_t chunks_used(const struct bench_pool *p, const struct block *set, s
  * fragment the pool until their frees and allocations balance.  The issue's
  * figures are for that steady state, so before the timed runs every engine
  * runs @s->warm untimed pairs per live block (a turnover of the whole live
- * set each), or as many as @s->warm_budget allows: a 1G pool half full of
- * log-uniform 16 B..64 KiB blocks holds 43K of them, which 5 x 20000 timed
- * pairs alone turn over 2.3 times, so without it that column timed the
- * pool on its way there.  The linear engines hit the budget first and stay
- * nearer the fill, which flatters them: their searches are shorter in a
- * less fragmented pool.  Returns the pairs run.
+ * set each), or as many as @budget seconds allow (@s->warm_budget in the
+ * main timings): a 1G pool half full of log-uniform 16 B..64 KiB blocks
+ * holds 43K of them, which 5 x 20000 timed pairs alone turn over 2.3
+ * times, so without it that column timed the pool on its way there.  The
+ * linear engines hit the budget first and stay nearer the fill, which
+ * flatters them: their searches are shorter in a less fragmented pool.
+ * Returns the pairs run.
  */
 static size_t warm_up(const struct settings *s, struct bench_pool *p, struct block *set,
-		      size_t nr, size_t lo, size_t hi)
+		      size_t nr, size_t lo, size_t hi, double budget)
 {
 	if (!s->warm || !nr)
 		return 0;
-	return measure(p, set, nr, 1, s->warm * nr, 1, s->warm_budget, lo, hi,
+	return measure(p, set, nr, 1, s->warm * nr, 1, budget, lo, hi,
 		       s->seed + 0x9e37).pairs;
 }
 
@@ -362,7 +397,7 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 		if (e->measured)
 			e->measured(p, 1);
 		used = chunks_used(p, set, nr, &lo_chunk);
-		warmed = warm_up(s, p, set, nr, lo, hi);
+		warmed = warm_up(s, p, set, nr, lo, hi, s->warm_budget);
 		for (ti = 0; ti < s->nr_threads; ti++) {
 			struct figure *f = result(s, pi, oi, ti, ei);
 
@@ -428,7 +463,7 @@ static void print_rerun(const struct settings *s, const char *label, size_t pool
 	if (s->engines_set)
 		for (ei = 0; ei < s->ne; ei++)
 			printf("%s%s", ei ? "," : " -e ", s->e[ei]->name);
-	printf(" --many-chunks none --linear none%s\n", note);
+	printf(" --many-chunks none --linear none --fixed-offsets none%s\n", note);
 }
 
 /* The harness's line under a table: how much of each figure is the loop. */
@@ -663,7 +698,7 @@ static int run_add_chunks(const struct settings *s)
 	gen_pool_destroy(pool);
 	printf("\nADD CHUNKS: gen_pool_add() of %zu 64-byte chunks at descending addresses, "
 	       "one pool\n  %.3f s, %.0f ns per add\n  rerun: %s --pools none --many-chunks none "
-	       "--linear none --add-chunks %zu\n", s->add_chunks, t0,
+	       "--linear none --fixed-offsets none --add-chunks %zu\n", s->add_chunks, t0,
 	       t0 * 1e9 / (double)s->add_chunks, s->argv0, s->add_chunks);
 	return 0;
 }
@@ -689,7 +724,7 @@ static void run_linear(const struct settings *s)
 		       hsize(a, sizeof(a), s->linear[i]), s->linear[i] / 64, slow, fast,
 		       fast > 0 ? slow / fast : 0.0, n1, n2);
 	}
-	printf("  rerun: %s --pools none --many-chunks none --linear %s%s\n", s->argv0,
+	printf("  rerun: %s --pools none --many-chunks none --fixed-offsets none --linear %s%s\n", s->argv0,
 	       hsize(a, sizeof(a), s->linear[s->nr_linear - 1]), s->full ? " --full" : "");
 }
 
@@ -873,6 +908,217 @@ out:
 	return ret;
 }
 
+/*
+ * FIXED OFFSETS: gen_pool_fixed_alloc() at random offsets of issue 7's
+ * 64M pool of log-uniform blocks, the index (ff8's pool) against the
+ * kernel's search from the offset (kff8's pool, on its lock-free path).
+ * Both pools are brought to the main timings' steady state, the same fill
+ * and the same warm-up, with two differences: kff8 warms up on the index
+ * as well as filling there, and neither warm-up has a time limit.  On the
+ * linear path, or under the budget, kff8's warm-up would stop short of
+ * ff8's and leave another pool, and the two searches must face the same
+ * one: every attempt must get the same answer from both.
+ */
+struct fixed_pool {
+	struct bench_pool *p;
+	struct block *set;
+	size_t nr;
+	size_t warm;
+};
+
+/* @name's pool at the section's steady state, still on the index. */
+static int fixed_steady(const struct settings *s, const char *name, struct fixed_pool *fp)
+{
+	const struct bench_engine *e = speed_engine_find(name);
+	struct bench_pool_config cfg = {
+		.regime = BENCH_FIXED,
+		.chunk_size = MAX_CHUNK,
+		.capacity = FIXED_POOL,
+		.fake = 1,
+	};
+	size_t cap = 0, granted = 0;
+	uint64_t rng = s->seed;
+
+	/* gen_pool_alloc_algo() needs the gen_pool itself, which only the
+	 * modern adapter has (as the pool's impl). */
+	if (!e || strcmp(e->family, "modern"))
+		return -1;
+	fp->p = e->create(e, &cfg);
+	if (!fp->p)
+		return -1;
+	e->measured(fp->p, 0);
+	fill(fp->p, &fp->set, &fp->nr, &cap, &granted, FIXED_POOL / 100 * FIXED_OCC, FIXED_LO,
+	     FIXED_HI, &rng);
+	fp->warm = warm_up(s, fp->p, fp->set, fp->nr, FIXED_LO, FIXED_HI, 1e300);
+	return 0;
+}
+
+static void fixed_release(struct fixed_pool *fp)
+{
+	size_t i;
+
+	if (fp->p) {
+		for (i = 0; i < fp->nr; i++)
+			if (fp->set[i].addr)
+				fp->p->engine->free(fp->p, fp->set[i].addr, fp->set[i].size);
+		fp->p->engine->destroy(fp->p);
+	}
+	free(fp->set);
+}
+
+/* Whether @a and @b hold the same blocks at the same offsets. */
+static int fixed_same(const struct fixed_pool *a, const struct fixed_pool *b)
+{
+	size_t i;
+
+	if (a->nr != b->nr || a->warm != b->warm)
+		return 0;
+	for (i = 0; i < a->nr; i++) {
+		const struct block *x = &a->set[i], *y = &b->set[i];
+
+		/* A pair whose allocation failed leaves address 0. */
+		if (x->size != y->size || !x->addr != !y->addr ||
+		    (x->addr && x->addr - a->p->chunks.base != y->addr - b->p->chunks.base))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * One run: up to @n attempts drawn from @seed, each a log-uniform size at a
+ * uniform granule offset; @ok[i] records whether attempt i got its block,
+ * which is freed at once so that the pool stays as it was.  Returns the
+ * attempts made (the budget may stop the run first), their time in @secs.
+ */
+static size_t fixed_run(struct bench_pool *p, size_t n, double budget, uint64_t seed,
+			unsigned char *ok, double *secs)
+{
+	struct gen_pool *gp = p->impl;
+	int order = gp->min_alloc_order;
+	size_t granules = FIXED_POOL >> order, i;
+	uint64_t rng = seed;
+	double t0 = bench_now();
+
+	for (i = 0; i < n; i++) {
+		struct genpool_data_fixed data;
+		unsigned long addr;
+		size_t size;
+
+		/* The kernel's failures scan on from the offset: cap the time. */
+		if (!(i & 15) && i && bench_now() - t0 > budget)
+			break;
+		size = bench_draw_log_uniform(&rng, FIXED_LO, FIXED_HI);
+		data.offset = (unsigned long)bench_rng_below(&rng, granules) << order;
+		addr = gen_pool_alloc_algo(gp, size, gen_pool_fixed_alloc, &data);
+		ok[i] = addr != 0;
+		if (!addr)
+			continue;
+		if (addr != p->chunks.base + data.offset) {
+			fprintf(stderr, "genalloc-speed: FIXED OFFSETS: %s: offset %lu answered "
+				"at offset %lu\n", p->engine->name, data.offset,
+				addr - p->chunks.base);
+			abort();
+		}
+		gen_pool_free(gp, addr, size);
+	}
+	*secs = bench_now() - t0;
+	return i;
+}
+
+static void print_fixed_row(const char *engine, const char *search, const struct fixed_figure *f)
+{
+	printf("  %-7s %-8s %12.1f %11.1f..%-11.1f %9zu\n", engine, search, f->median, f->min,
+	       f->max, f->attempts);
+}
+
+static void print_fixed(const struct settings *s)
+{
+	const struct fixed_result *r = &s->fixed_res;
+	char a[32];
+
+	printf("\nFIXED OFFSETS: gen_pool_alloc_algo(gen_pool_fixed_alloc) of log-uniform %d..%d B "
+	       "at uniform granule offsets,\n"
+	       "  a success freed at once; pool %s at 8-byte granules, %d%% full of log-uniform "
+	       "%d..%d B blocks (%zu live):\n"
+	       "  first fit fill and %zu untimed pairs as in the main timings, but on the index for "
+	       "both pools and with\n"
+	       "  no time limit, so that kff8's pool is ff8's; %zu runs x %zu attempts or %g ms; "
+	       "median ns per attempt\n",
+	       FIXED_LO, FIXED_HI, hsize(a, sizeof(a), FIXED_POOL), FIXED_OCC, FIXED_LO, FIXED_HI,
+	       r->live, r->warm, s->runs, s->fixed, s->budget * 1000);
+	printf("  %-7s %-8s %12s %23s %9s\n", "engine", "search", "ns/attempt",
+	       "spread (min..max)", "attempts");
+	print_fixed_row("ff8", "index", &r->index);
+	print_fixed_row("kff8", "linear", &r->linear);
+	printf("  linear/index: %.1f (kff8's time over ff8's: the kernel's search runs on from "
+	       "the offset to the next fit,\n  the index tests the range at the offset)\n",
+	       r->index.median > 0 ? r->linear.median / r->index.median : 0.0);
+	printf("  succeeded: %.1f%% (%zu of the %zu attempts both made, each run's first ones), "
+	       "the same attempts for both\n",
+	       r->both ? 100.0 * (double)r->succeeded / (double)r->both : 0.0, r->succeeded,
+	       r->both);
+	printf("  rerun: %s --pools none --many-chunks none --add-chunks none --linear none "
+	       "--fixed-offsets %zu --runs %zu --budget %g --warmup %zu --seed %llu\n", s->argv0, s->fixed,
+	       s->runs, s->budget * 1000, s->warm, (unsigned long long)s->seed);
+}
+
+static int run_fixed(struct settings *s)
+{
+	struct fixed_pool ix = { 0 }, ln = { 0 };
+	struct fixed_result *res = &s->fixed_res;
+	unsigned char *ok_ix = malloc(s->fixed), *ok_ln = malloc(s->fixed);
+	double ns_ix[64], ns_ln[64];
+	size_t runs = s->runs < 64 ? s->runs : 64, r, i;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (!ok_ix || !ok_ln || fixed_steady(s, "ff8", &ix) || fixed_steady(s, "kff8", &ln))
+		goto out;
+	if (!fixed_same(&ix, &ln)) {
+		fprintf(stderr, "genalloc-speed: FIXED OFFSETS: ff8's and kff8's steady states "
+			"differ\n");
+		abort();
+	}
+	res->live = ix.nr;
+	res->warm = ix.warm;
+	ln.p->engine->measured(ln.p, 1);
+	for (r = 0; r < runs; r++) {
+		/* Both searches get the same stream of (size, offset) each run. */
+		uint64_t seed = (s->seed + 0xf1ed) * 131 + r * 17;
+		double t_ix, t_ln;
+		size_t n_ix = fixed_run(ix.p, s->fixed, s->budget, seed, ok_ix, &t_ix);
+		size_t n_ln = fixed_run(ln.p, s->fixed, s->budget, seed, ok_ln, &t_ln);
+		size_t both = n_ix < n_ln ? n_ix : n_ln;
+
+		for (i = 0; i < both; i++) {
+			if (ok_ix[i] != ok_ln[i]) {
+				fprintf(stderr, "genalloc-speed: FIXED OFFSETS: run %zu, attempt %zu: "
+					"the index %s, the linear search %s\n", r, i,
+					ok_ix[i] ? "succeeded" : "failed",
+					ok_ln[i] ? "succeeded" : "failed");
+				abort();
+			}
+			res->succeeded += ok_ix[i];
+		}
+		res->both += both;
+		res->index.attempts += n_ix;
+		res->linear.attempts += n_ln;
+		ns_ix[r] = t_ix * 1e9 / (double)n_ix;
+		ns_ln[r] = t_ln * 1e9 / (double)n_ln;
+	}
+	summarize(ns_ix, runs, &res->index.median, &res->index.min, &res->index.max);
+	summarize(ns_ln, runs, &res->linear.median, &res->linear.min, &res->linear.max);
+	print_fixed(s);
+	fflush(stdout);
+	ret = 0;
+out:
+	fixed_release(&ix);
+	fixed_release(&ln);
+	free(ok_ix);
+	free(ok_ln);
+	return ret;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -912,10 +1158,14 @@ static void usage(FILE *f)
 "                        skips it)\n"
 "  -A, --add-chunks N    the ADD CHUNKS section: the time to add N 64-byte\n"
 "                        chunks to one pool (default 10000; 'none' skips it)\n"
+"  -X, --fixed-offsets N the FIXED OFFSETS section: N gen_pool_fixed_alloc\n"
+"                        attempts per run (log-uniform 16 B..64 KiB at random\n"
+"                        offsets of a 64M pool, 50%% full), ff8 against kff8\n"
+"                        (default 20000; 'none' skips it)\n"
 "  -c, --csv FILE        also write every figure to FILE as CSV\n"
-"  -F, --full            the long version: 11 runs, 10x the pairs and\n"
-"                        time per run, the free-list test up to 1G with 10x\n"
-"                        the time\n"
+"  -F, --full            the long version: 11 runs, 10x the pairs, fixed\n"
+"                        offset attempts and time per run, the free-list\n"
+"                        test up to 1G with 10x the time\n"
 "  -h, --help            this text\n");
 }
 
@@ -970,14 +1220,15 @@ static int parse(int argc, char **argv, struct settings *s)
 		{ "chunks", required_argument, NULL, 'k' },
 		{ "many-chunks", required_argument, NULL, 'K' },
 		{ "add-chunks", required_argument, NULL, 'A' },
+		{ "fixed-offsets", required_argument, NULL, 'X' },
 		{ "full", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, linear_set = 0, runs_set = 0, pairs_set = 0, budget_set = 0;
+	int c, linear_set = 0, runs_set = 0, pairs_set = 0, budget_set = 0, fixed_set = 0;
 	size_t i, v;
 
-	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:w:c:z:k:K:A:Fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:w:c:z:k:K:A:X:Fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_list(optarg, s->pools, &s->nr_pools, 1))
@@ -1082,6 +1333,14 @@ static int parse(int argc, char **argv, struct settings *s)
 				 s->add_chunks > (1UL << 24))
 				return bad_value(longopts, c, optarg);
 			break;
+		case 'X':
+			if (!strcmp(optarg, "none"))
+				s->fixed = 0;
+			else if (bench_parse_size(optarg, &s->fixed) || !s->fixed ||
+				 s->fixed > MAX_FIXED)
+				return bad_value(longopts, c, optarg);
+			fixed_set = 1;
+			break;
 		case 'F':
 			s->full = 1;
 			break;
@@ -1099,6 +1358,8 @@ static int parse(int argc, char **argv, struct settings *s)
 			s->runs = 11;
 		if (!pairs_set)
 			s->pairs *= 10;
+		if (!fixed_set)
+			s->fixed *= 10;
 		if (!linear_set)
 			parse_list("1M,16M,64M,256M,1G", s->linear, &s->nr_linear, 1);
 		s->linear_budget *= 10;
@@ -1115,6 +1376,7 @@ static int configure(struct settings *s, int argc, char **argv)
 	*s = (struct settings){
 		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .seed = 1,
 		.argv0 = argv[0], .chunks = 1, .many_chunks = 1000, .add_chunks = 10000, .warm = 2,
+		.fixed = 20000,
 	};
 	size_t n = speed_engine_list(s->e, BENCH_MAX_ENGINES);
 
@@ -1159,6 +1421,8 @@ static int run_all(struct settings *s)
 		return 1;
 	if (s->add_chunks && run_add_chunks(s))
 		return 1;
+	if (s->fixed && run_fixed(s))
+		return 1;
 	run_linear(s);
 	printf("\ngenalloc-speed: done in %.1f s%s\n", bench_now() - t0,
 	       s->full ? "" : " (BENCH_FULL=1 make bench, or --full, for the long version)");
@@ -1169,15 +1433,16 @@ static int run_all(struct settings *s)
  * genalloc-speed --check, for make check: tiny runs of every engine,
  * including the points that cannot be timed (a request larger than the
  * pool, more threads than live blocks), each asserted timed or skipped as
- * it should be (the harness, which allocates nothing, is left out).  The
- * tables go to /dev/null, the verdicts to @out (stderr, where a sanitizer's
- * report goes too).
+ * it should be (the harness, which allocates nothing, is left out), and a
+ * short FIXED OFFSETS, asserted timed (a disagreement between its two
+ * searches aborts it).  The tables go to /dev/null, the verdicts to @out
+ * (stderr, where a sanitizer's report goes too).
  */
 #define CHECK_ARGS "-r", "1", "-n", "200", "-w", "1", "--many-chunks", "none", \
-	"--add-chunks", "100"
+	"--add-chunks", "100", "--fixed-offsets", "none"
 static const struct check_case {
 	const char *what;
-	char *argv[24];
+	char *argv[28];
 	size_t untimed_from;	/* thread counts from this index are skipped */
 } check_cases[] = {
 	{ "every engine, 1 and 2 threads",
@@ -1192,6 +1457,10 @@ static const struct check_case {
 	{ "more threads than live blocks",
 	  { "check", "--pools", "64K", "--sizes", "16K..16K", "-o", "50", "-t", "1,8",
 	    "--linear", "none", CHECK_ARGS, NULL }, 1 },
+	/* The section aborts by itself if the two searches disagree. */
+	{ "fixed offsets, index and linear",
+	  { "check", "--pools", "none", "--linear", "none", CHECK_ARGS, "--fixed-offsets", "200", NULL },
+	  0 },
 };
 
 static int check_case(const struct check_case *c, FILE *out)
@@ -1226,6 +1495,11 @@ static int check_case(const struct check_case *c, FILE *out)
 						timed ? "timed, should be skipped" : "not timed");
 					bad++;
 				}
+	if (s.fixed && (!s.fixed_res.index.attempts || !s.fixed_res.linear.attempts ||
+			!s.fixed_res.both || !s.fixed_res.live)) {
+		fprintf(out, "genalloc-speed --check: %s: FIXED OFFSETS not timed\n", c->what);
+		bad++;
+	}
 	free(s.results);
 	fprintf(out, "genalloc-speed --check: %s: %s\n", c->what, bad ? "FAILED" : "ok");
 	return bad != 0;
