@@ -178,7 +178,7 @@ START_TEST(lone_chunk_joins_the_directory)
 	ck_assert_int_eq(gen_pool_add(pool, 0x10000, 64, -1), 0);
 	ck_assert_uint_eq(gen_pool_alloc(pool, 24), 0x10000);
 	ck_assert_uint_eq(gen_pool_alloc(pool, 8), 0x10018);
-	gen_pool_free(pool, 0x10000, 24);	/* longest run 24 bytes, then 32 */
+	gen_pool_free(pool, 0x10000, 24);	/* free: 24 bytes, 8 used, 32 free */
 	ck_assert_int_eq(gen_pool_add(pool, 0x20000, 16, -1), 0);
 	ck_assert_int_eq(gen_pool_check(pool), 0);
 	ck_assert_uint_eq(gen_pool_alloc(pool, 16), 0x20000);
