@@ -32,10 +32,10 @@
  * in a few.  ADD CHUNKS (--add-chunks) times building a pool of many small
  * chunks, one gen_pool_add() each, at descending addresses.
  *
- * FIXED OFFSETS (--fixed-offsets) times gen_pool_fixed_alloc() at random offsets of
- * a 64M pool at steady state, the index against the kernel's search, which
- * runs on from the offset to the next fit before it gives up: both must
- * answer every attempt alike.
+ * FIXED OFFSETS (--fixed-offsets) times gen_pool_fixed_alloc() at random
+ * offsets of a 64M pool at steady state, the index against the kernel's
+ * search, which runs on from the offset to the next fit before it gives
+ * up: both must answer every attempt alike.
  *
  * Then the buddy's free with long free lists: a pool full of 32-byte blocks
  * with every other one freed, so that each further free merges with a
@@ -183,6 +183,19 @@ static void *worker_run(void *arg)
 }
 
 /* Allocate until @target bytes are granted; the blocks go to @set. */
+/* Give back @p's @nr live blocks of @set (a failed pair left address 0),
+ * then the set and the pool. */
+static void drop_pool(struct bench_pool *p, struct block *set, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (set[i].addr)
+			p->engine->free(p, set[i].addr, set[i].size);
+	free(set);
+	p->engine->destroy(p);
+}
+
 static void fill(struct bench_pool *p, struct block **set, size_t *nr, size_t *cap,
 		 size_t *granted, size_t target, size_t lo, size_t hi, uint64_t *rng)
 {
@@ -371,7 +384,7 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 	const struct bench_engine *e = ei < s->ne ? s->e[ei] : &bench_engine_noop;
 	struct bench_pool *p = e->create(e, &cfg);
 	struct block *set = NULL;
-	size_t nr = 0, cap = 0, granted = 0, oi, ti, i, held = pool, warmed;
+	size_t nr = 0, cap = 0, granted = 0, oi, ti, held = pool, warmed;
 	size_t lo = request_lo(s, pool), hi = request_hi(s, pool);
 	uint64_t rng = s->seed;
 
@@ -419,11 +432,7 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 			f->warm = warmed;
 		}
 	}
-	for (i = 0; i < nr; i++)
-		if (set[i].addr)
-			e->free(p, set[i].addr, set[i].size);
-	free(set);
-	e->destroy(p);
+	drop_pool(p, set, nr);
 }
 
 static size_t reference(const struct settings *s)
@@ -724,8 +733,9 @@ static void run_linear(const struct settings *s)
 		       hsize(a, sizeof(a), s->linear[i]), s->linear[i] / 64, slow, fast,
 		       fast > 0 ? slow / fast : 0.0, n1, n2);
 	}
-	printf("  rerun: %s --pools none --many-chunks none --fixed-offsets none --linear %s%s\n", s->argv0,
-	       hsize(a, sizeof(a), s->linear[s->nr_linear - 1]), s->full ? " --full" : "");
+	printf("  rerun: %s --pools none --many-chunks none --fixed-offsets none --linear %s%s\n",
+	       s->argv0, hsize(a, sizeof(a), s->linear[s->nr_linear - 1]),
+	       s->full ? " --full" : "");
 }
 
 static int parse_list(const char *arg, size_t *out, size_t *nr, int sizes)
@@ -955,15 +965,10 @@ static int fixed_steady(const struct settings *s, const char *name, struct fixed
 
 static void fixed_release(struct fixed_pool *fp)
 {
-	size_t i;
-
-	if (fp->p) {
-		for (i = 0; i < fp->nr; i++)
-			if (fp->set[i].addr)
-				fp->p->engine->free(fp->p, fp->set[i].addr, fp->set[i].size);
-		fp->p->engine->destroy(fp->p);
-	}
-	free(fp->set);
+	if (fp->p)
+		drop_pool(fp->p, fp->set, fp->nr);
+	else
+		free(fp->set);
 }
 
 /* Whether @a and @b hold the same blocks at the same offsets. */
