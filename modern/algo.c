@@ -189,22 +189,17 @@ static unsigned long fixed_bit(const struct gen_pool_chunk *chunk, unsigned long
 	return offset_bit;
 }
 
-bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
-			       struct gen_pool *pool, struct gen_pool_chunk *chunk,
-			       unsigned long nr, unsigned long *bit, unsigned long *run_end)
+bool modern_algo_indexed_with_data(enum modern_algo_kind kind, void *data,
+				   struct gen_pool *pool, struct gen_pool_chunk *chunk,
+				   unsigned long nr, unsigned long *bit, unsigned long *run_end)
 {
-	struct modern_index *ix = chunk->index;
 	unsigned long mask, off;
 
 	*run_end = MODERN_INDEX_NONE;
-	if (kind == MODERN_ALGO_BEST_FIT) {
-		/* Best fit's answer starts a run too, whose end it knows. */
-		*bit = modern_index_best_fit(ix, chunk->bits, nr, run_end);
-	} else if (kind == MODERN_ALGO_ORDER_ALIGN) {
-		*bit = modern_index_find_order_aligned(ix, chunk->bits, nr, run_end);
-	} else if (kind == MODERN_ALGO_ALIGN) {
+	if (kind == MODERN_ALGO_ALIGN) {
 		align_grid(data, pool, chunk->start_addr, &mask, &off);
-		*bit = modern_index_find_aligned(ix, chunk->bits, nr, mask, off, run_end);
+		*bit = modern_index_find_aligned(chunk->index, chunk->bits, nr, mask, off,
+						 run_end);
 	} else if (kind == MODERN_ALGO_FIXED) {
 		*bit = fixed_bit(chunk, ((const struct genpool_data_fixed *)data)->offset >>
 					pool->min_alloc_order, nr);

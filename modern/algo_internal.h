@@ -63,12 +63,13 @@ static inline enum modern_algo_kind modern_algo_kind_of(genpool_algo_t algo)
 }
 
 /**
- * modern_algo_indexed_other() - modern_algo_indexed() for every kind but
- * first fit
+ * modern_algo_indexed_with_data() - modern_algo_indexed() for the two
+ * algorithms that take data (first_fit_align, fixed_alloc); false for
+ * any other kind
  */
-bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
-			       struct gen_pool *pool, struct gen_pool_chunk *chunk,
-			       unsigned long nr, unsigned long *bit, unsigned long *run_end);
+bool modern_algo_indexed_with_data(enum modern_algo_kind kind, void *data,
+				   struct gen_pool *pool, struct gen_pool_chunk *chunk,
+				   unsigned long nr, unsigned long *bit, unsigned long *run_end);
 
 /**
  * modern_algo_indexed() - a built-in algorithm's answer through the index
@@ -86,7 +87,8 @@ bool modern_algo_indexed_other(enum modern_algo_kind kind, void *data,
  *
  * Gives exactly what the algorithm(chunk->bits, chunk->nbits, 0, @nr, ...)
  * returns (a failure being any value >= nbits), without scanning the
- * bitmap.  First fit, the default, goes straight to the index.
+ * bitmap.  The three without data go straight to the index; inlined
+ * where @kind is a constant, the test of it folds away.
  *
  * Return: false if @kind is MODERN_ALGO_USER (@bit untouched).
  */
@@ -99,7 +101,15 @@ static inline bool modern_algo_indexed(enum modern_algo_kind kind, void *data,
 		*bit = modern_index_find_first(chunk->index, chunk->bits, nr, run_end);
 		return true;
 	}
-	return modern_algo_indexed_other(kind, data, pool, chunk, nr, bit, run_end);
+	if (kind == MODERN_ALGO_ORDER_ALIGN) {
+		*bit = modern_index_find_order_aligned(chunk->index, chunk->bits, nr, run_end);
+		return true;
+	}
+	if (kind == MODERN_ALGO_BEST_FIT) {
+		*bit = modern_index_best_fit(chunk->index, chunk->bits, nr, run_end);
+		return true;
+	}
+	return modern_algo_indexed_with_data(kind, data, pool, chunk, nr, bit, run_end);
 }
 
 /**

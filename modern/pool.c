@@ -443,9 +443,10 @@ static bool aim_dir(struct gen_pool *pool, enum modern_algo_kind kind, const voi
  * built-in algorithm the directory jumps straight to the next chunk whose
  * longest free run can hold the request; a user algorithm sees them all.
  *
- * This and the two above are forced inline into alloc_first_fit() and
- * alloc_other(): a call between them would spill the search's state, and
- * in the first fit copy the constant arguments fold away.
+ * This and the two above are forced inline into each alloc_<algorithm>()
+ * below and into alloc_other(): a call between them would spill the
+ * search's state, and in the copies of one algorithm the constant
+ * arguments fold away.
  */
 static MODERN_ALWAYS_INLINE unsigned long
 alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
@@ -478,16 +479,51 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 }
 
 /*
- * The default request (first fit, every chunk, no owner wanted) as its own
- * function: with the algorithm, its data, the filter and the owner
- * constant, alloc_indexed() keeps what it needs in registers instead of
- * spilling it around every call.
+ * The common requests - a built-in algorithm, every chunk, no owner wanted
+ * - each through a copy of alloc_indexed() of its own: with the algorithm,
+ * the filter and the owner constant, the tests on them fold away and the
+ * search's state stays in registers instead of being spilled around every
+ * call (callgrind: 85 fewer instructions a pair for best fit and
+ * order-aligned fit than through alloc_other()).  The two algorithms that
+ * take data check it first.
  */
 static MODERN_NOINLINE unsigned long
 alloc_first_fit(struct gen_pool *pool, size_t size, unsigned long nbits)
 {
 	return alloc_indexed(pool, size, nbits, gen_pool_first_fit, MODERN_ALGO_FIRST_FIT,
 			     NULL, NULL, NULL);
+}
+
+static MODERN_NOINLINE unsigned long
+alloc_best_fit(struct gen_pool *pool, size_t size, unsigned long nbits)
+{
+	return alloc_indexed(pool, size, nbits, gen_pool_best_fit, MODERN_ALGO_BEST_FIT,
+			     NULL, NULL, NULL);
+}
+
+static MODERN_NOINLINE unsigned long
+alloc_order_align(struct gen_pool *pool, size_t size, unsigned long nbits)
+{
+	return alloc_indexed(pool, size, nbits, gen_pool_first_fit_order_align,
+			     MODERN_ALGO_ORDER_ALIGN, NULL, NULL, NULL);
+}
+
+static MODERN_NOINLINE unsigned long
+alloc_align(struct gen_pool *pool, size_t size, unsigned long nbits, void *data)
+{
+	if (!modern_algo_data_ok(gen_pool_first_fit_align, data, pool))
+		return 0;
+	return alloc_indexed(pool, size, nbits, gen_pool_first_fit_align, MODERN_ALGO_ALIGN,
+			     data, NULL, NULL);
+}
+
+static MODERN_NOINLINE unsigned long
+alloc_fixed(struct gen_pool *pool, size_t size, unsigned long nbits, void *data)
+{
+	if (!modern_algo_data_ok(gen_pool_fixed_alloc, data, pool))
+		return 0;
+	return alloc_indexed(pool, size, nbits, gen_pool_fixed_alloc, MODERN_ALGO_FIXED,
+			     data, NULL, NULL);
 }
 
 /* Every other request: a data check for the algorithms that take data,
@@ -541,8 +577,18 @@ pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo, void *data, 
 	if (!algo)
 		algo = gen_pool_first_fit;
 	kind = modern_algo_kind_of(algo);
-	if (kind == MODERN_ALGO_FIRST_FIT && !filter && !owner && !pool->lockless)
-		return alloc_first_fit(pool, size, nbits);
+	if (!filter && !owner && !pool->lockless) {
+		if (kind == MODERN_ALGO_FIRST_FIT)
+			return alloc_first_fit(pool, size, nbits);
+		if (kind == MODERN_ALGO_BEST_FIT)
+			return alloc_best_fit(pool, size, nbits);
+		if (kind == MODERN_ALGO_ORDER_ALIGN)
+			return alloc_order_align(pool, size, nbits);
+		if (kind == MODERN_ALGO_ALIGN)
+			return alloc_align(pool, size, nbits, data);
+		if (kind == MODERN_ALGO_FIXED)
+			return alloc_fixed(pool, size, nbits, data);
+	}
 	return alloc_other(pool, size, nbits, algo, kind, data, owner, filter);
 }
 
