@@ -4,6 +4,9 @@
  * of every algorithm, and a randomized differential test against it
  * (allocations with mixed algorithms, frees, chunks added on the way), with
  * the checker, the bitmaps and the statistics compared after every step.
+ * Every other allocation asks for its chunk's owner: the pool answers those
+ * on its general path, the others on each algorithm's own (modern/pool.c),
+ * and both must match the reference.
  *
  * The reference states each algorithm as a property ("the lowest run such
  * that ...") rather than as the kernel's search loop, so that the two can
@@ -158,6 +161,24 @@ static bool overlaps(const struct ref_pool *p, unsigned long start, unsigned lon
 	return false;
 }
 
+/* Each chunk's owner, as the differential gives it. */
+static void *owner_of(unsigned long start)
+{
+	return (void *)(start ^ 0x5a5a0);
+}
+
+/* The owner of the reference chunk holding @addr. */
+static void *ref_owner(const struct ref_pool *p, unsigned long addr)
+{
+	int k;
+
+	for (k = 0; k < p->n; k++)
+		if (addr >= p->chunks[k].start && addr < p->chunks[k].start + p->chunks[k].size)
+			return owner_of(p->chunks[k].start);
+	ck_abort_msg("%#lx is in no chunk", addr);
+	return NULL;
+}
+
 /* Add the same random chunk to both; chunk starts are sometimes not
  * granule-aligned, sizes sometimes have a tail. */
 static void add_chunk(struct gen_pool *pool, struct ref_pool *p, unsigned long long *rng)
@@ -176,7 +197,8 @@ static void add_chunk(struct gen_pool *pool, struct ref_pool *p, unsigned long l
 		if (test_rng_below(rng, 3) == 0)
 			size += test_rng_below(rng, g);
 	} while (overlaps(p, start, size));
-	ck_assert_int_eq(gen_pool_add(pool, start, size, -1), 0);
+	ck_assert_int_eq(gen_pool_add_owner(pool, start, (phys_addr_t)-1, size, -1,
+					    owner_of(start)), 0);
 	c = &p->chunks[p->n++];
 	memset(c, 0, sizeof(*c));
 	c->start = start;
@@ -236,7 +258,7 @@ static void differential(int order, unsigned long long seed, int steps)
 	unsigned long g = 1UL << order, got, want, param = 0;
 	struct genpool_data_align al;
 	struct genpool_data_fixed fx;
-	void *data = NULL;
+	void *data = NULL, *owner;
 	genpool_algo_t fn = NULL;
 	int nlive = 0, step, k;
 	size_t size;
@@ -273,7 +295,15 @@ static void differential(int order, unsigned long long seed, int steps)
 				break;
 			}
 			want = ref_alloc(&ref, size, a, param);
-			got = gen_pool_alloc_algo(pool, size, fn, data);
+			/* Every other call asks for the owner, which takes the
+			 * pool's general path; the rest each algorithm's own. */
+			if (step & 1) {
+				owner = &ref;
+				got = gen_pool_alloc_algo_owner(pool, size, fn, data, &owner);
+				ck_assert_ptr_eq(owner, got ? ref_owner(&ref, got) : NULL);
+			} else {
+				got = gen_pool_alloc_algo(pool, size, fn, data);
+			}
 			ck_assert_msg(got == want,
 				      "seed %llu step %d: algo %d size %zu param %lu: got %#lx want %#lx",
 				      seed, step, (int)a, size, param, got, want);
