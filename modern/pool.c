@@ -484,8 +484,7 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
  * the filter and the owner constant, the tests on them fold away and the
  * search's state stays in registers instead of being spilled around every
  * call (callgrind: 85 fewer instructions a pair for best fit and
- * order-aligned fit than through alloc_other()).  The two algorithms that
- * take data check it first.
+ * order-aligned fit than through alloc_other()).
  */
 static MODERN_NOINLINE unsigned long
 alloc_first_fit(struct gen_pool *pool, size_t size, unsigned long nbits)
@@ -508,22 +507,27 @@ alloc_order_align(struct gen_pool *pool, size_t size, unsigned long nbits)
 			     MODERN_ALGO_ORDER_ALIGN, NULL, NULL, NULL);
 }
 
+/* first_fit_align and fixed_alloc: their data checked, then as above. */
+static MODERN_ALWAYS_INLINE unsigned long
+alloc_with_data(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_algo_t algo,
+		enum modern_algo_kind kind, void *data)
+{
+	if (!modern_algo_data_ok(algo, data, pool))
+		return 0;
+	return alloc_indexed(pool, size, nbits, algo, kind, data, NULL, NULL);
+}
+
 static MODERN_NOINLINE unsigned long
 alloc_align(struct gen_pool *pool, size_t size, unsigned long nbits, void *data)
 {
-	if (!modern_algo_data_ok(gen_pool_first_fit_align, data, pool))
-		return 0;
-	return alloc_indexed(pool, size, nbits, gen_pool_first_fit_align, MODERN_ALGO_ALIGN,
-			     data, NULL, NULL);
+	return alloc_with_data(pool, size, nbits, gen_pool_first_fit_align, MODERN_ALGO_ALIGN,
+			       data);
 }
 
 static MODERN_NOINLINE unsigned long
 alloc_fixed(struct gen_pool *pool, size_t size, unsigned long nbits, void *data)
 {
-	if (!modern_algo_data_ok(gen_pool_fixed_alloc, data, pool))
-		return 0;
-	return alloc_indexed(pool, size, nbits, gen_pool_fixed_alloc, MODERN_ALGO_FIXED,
-			     data, NULL, NULL);
+	return alloc_with_data(pool, size, nbits, gen_pool_fixed_alloc, MODERN_ALGO_FIXED, data);
 }
 
 /* Every other request: a data check for the algorithms that take data,
