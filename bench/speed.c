@@ -12,6 +12,11 @@
  * blocks: what grows with the pool is the memory an engine must search.
  * A figure is the median of several runs of wall time per pair, with the
  * spread (min..max) and the ratio against first-fit at an 8-byte granule.
+ * All the engines' pools of one size are built first and timed in rounds,
+ * one run of each engine a round (time_point()), and a ratio between two
+ * engines is the median of their rounds' ratios: this machine's spells of
+ * other load outlast a run, and then slow one round of every engine
+ * instead of all the runs of one.
  *
  * Besides the library's engines it times the modern engine on the kernel's
  * lock-free path (kff8, kbf8, kffo8: the linear bitmap search the index
@@ -44,6 +49,7 @@
  */
 #include <getopt.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,8 +74,20 @@
 #define FIXED_HI 65536
 #define MAX_FIXED ((size_t)1 << 24)
 
+/* --runs at most */
+#define MAX_RUNS 64
+/*
+ * Before each timed run, this many untimed pairs (or a tenth of its pairs
+ * or of its time, if less) bring back into the caches what the other
+ * engines of the round evicted.  A count that does not grow with --pairs
+ * keeps bench/instr.sh's difference of two runs exact.
+ */
+#define REWARM_PAIRS 2000
+
 struct figure {
 	double median, min, max;
+	double run_ns[MAX_RUNS];	/* run by run, in the order of the rounds */
+	size_t runs;		/* 0: not timed */
 	size_t failed;
 	size_t pairs;		/* timed, over all runs */
 	double fill;		/* seconds it took to fill to this level */
@@ -235,49 +253,71 @@ static void summarize(double *ns, size_t runs, double *median, double *min, doub
 	*max = ns[runs - 1];
 }
 
-/* Runs of @pairs pairs with @nt threads; wall ns per pair. */
-static struct figure measure(struct bench_pool *p, struct block *set, size_t nr,
-			     size_t nt, size_t pairs, size_t runs, double budget,
-			     size_t lo, size_t hi, uint64_t seed)
+/*
+ * Run @r of a point: @pairs pairs with @nt threads, their seeds drawn from
+ * @seed and @r.  Returns wall ns per pair; the pairs done and the failed
+ * allocations are added to @f.
+ */
+static double time_run(struct bench_pool *p, struct block *set, size_t nr, size_t nt,
+		       size_t pairs, double budget, size_t lo, size_t hi, uint64_t seed,
+		       size_t r, struct figure *f)
 {
-	double ns[64];
-	struct figure f = { 0 };
-	size_t r, t;
+	struct worker w[MAX_THREADS];
+	pthread_t tid[MAX_THREADS];
+	pthread_barrier_t start;
+	double t0 = 1e300, t1 = 0;
+	size_t done = 0, t;
 
-	if (runs > 64)
-		runs = 64;
-	for (r = 0; r < runs; r++) {
-		struct worker w[MAX_THREADS];
-		pthread_t tid[MAX_THREADS];
-		pthread_barrier_t start;
-		double t0 = 1e300, t1 = 0;
-		size_t done = 0;
-
-		pthread_barrier_init(&start, NULL, (unsigned)nt + 1);
-		for (t = 0; t < nt; t++) {
-			/* Thread t owns the t-th slice of the live blocks. */
-			w[t] = (struct worker){ p, set + nr * t / nt,
-						nr * (t + 1) / nt - nr * t / nt,
-						pairs / nt, lo, hi,
-						seed * 131 + r * 17 + t + 1, 0, 0, budget,
-						0, 0, &start };
-			pthread_create(&tid[t], NULL, worker_run, &w[t]);
-		}
-		pthread_barrier_wait(&start);
-		/* Wall time from the first thread's start to the last one's end. */
-		for (t = 0; t < nt; t++) {
-			pthread_join(tid[t], NULL);
-			f.failed += w[t].failed;
-			done += w[t].done;
-			t0 = w[t].t0 < t0 ? w[t].t0 : t0;
-			t1 = w[t].t1 > t1 ? w[t].t1 : t1;
-		}
-		ns[r] = (t1 - t0) * 1e9 / (double)(done ? done : 1);
-		f.pairs += done;
-		pthread_barrier_destroy(&start);
+	pthread_barrier_init(&start, NULL, (unsigned)nt + 1);
+	for (t = 0; t < nt; t++) {
+		/* Thread t owns the t-th slice of the live blocks. */
+		w[t] = (struct worker){ p, set + nr * t / nt,
+					nr * (t + 1) / nt - nr * t / nt,
+					pairs / nt, lo, hi,
+					seed * 131 + r * 17 + t + 1, 0, 0, budget,
+					0, 0, &start };
+		pthread_create(&tid[t], NULL, worker_run, &w[t]);
 	}
-	summarize(ns, runs, &f.median, &f.min, &f.max);
-	return f;
+	pthread_barrier_wait(&start);
+	/* Wall time from the first thread's start to the last one's end. */
+	for (t = 0; t < nt; t++) {
+		pthread_join(tid[t], NULL);
+		f->failed += w[t].failed;
+		done += w[t].done;
+		t0 = w[t].t0 < t0 ? w[t].t0 : t0;
+		t1 = w[t].t1 > t1 ? w[t].t1 : t1;
+	}
+	pthread_barrier_destroy(&start);
+	f->pairs += done;
+	return (t1 - t0) * 1e9 / (double)(done ? done : 1);
+}
+
+/* @f's median and spread over its @runs runs. */
+static void figure_summarize(struct figure *f, size_t runs)
+{
+	double ns[MAX_RUNS];
+
+	memcpy(ns, f->run_ns, runs * sizeof(ns[0]));
+	summarize(ns, runs, &f->median, &f->min, &f->max);
+	f->runs = runs;
+}
+
+/*
+ * How many times @x's time is @y's: the median, over the rounds, of the
+ * ratio of their runs in the same round (time_point()).  0 if either was
+ * not timed.
+ */
+static double figure_ratio(const struct figure *x, const struct figure *y)
+{
+	double q[MAX_RUNS], median, min, max;
+	size_t r;
+
+	if (!x->runs || x->runs != y->runs)
+		return 0.0;
+	for (r = 0; r < x->runs; r++)
+		q[r] = y->run_ns[r] > 0 ? x->run_ns[r] / y->run_ns[r] : 0.0;
+	summarize(q, x->runs, &median, &min, &max);
+	return median;
 }
 
 static const char *hsize(char *buf, size_t n, size_t v)
@@ -366,14 +406,24 @@ static size_t warm_up(const struct settings *s, struct bench_pool *p, struct blo
 {
 	if (!s->warm || !nr)
 		return 0;
-	return measure(p, set, nr, 1, s->warm * nr, 1, budget, lo, hi,
-		       s->seed + 0x9e37).pairs;
+	struct figure f = { 0 };
+
+	time_run(p, set, nr, 1, s->warm * nr, budget, lo, hi, s->seed + 0x9e37, 0, &f);
+	return f.pairs;
 }
 
-/* Engine @ei of @s, or the harness at @ei == @s->ne. */
-static void run_engine(const struct settings *s, size_t pi, size_t ei)
+/* One engine's pool at one pool size, kept from one occupancy to the next. */
+struct lane {
+	const struct bench_engine *e;
+	struct bench_pool *p;	/* NULL: the engine could not make this pool */
+	struct block *set;	/* the live blocks */
+	size_t nr, cap, granted, held;
+	uint64_t rng;		/* the fill's size draws */
+};
+
+/* Engine @ei of @s (the harness at @ei == @s->ne): its pool of size @pool. */
+static void lane_open(const struct settings *s, size_t pool, size_t ei, struct lane *l)
 {
-	size_t pool = s->pools[pi];
 	struct bench_pool_config cfg = {
 		.regime = BENCH_FIXED,
 		.chunk_size = pool < MAX_CHUNK ? bench_floor_pow2(pool) : MAX_CHUNK,
@@ -381,58 +431,132 @@ static void run_engine(const struct settings *s, size_t pi, size_t ei)
 		.fake = 1,
 		.nr_chunks = s->chunks,
 	};
-	const struct bench_engine *e = ei < s->ne ? s->e[ei] : &bench_engine_noop;
-	struct bench_pool *p = e->create(e, &cfg);
-	struct block *set = NULL;
-	size_t nr = 0, cap = 0, granted = 0, oi, ti, held = pool, warmed;
-	size_t lo = request_lo(s, pool), hi = request_hi(s, pool);
-	uint64_t rng = s->seed;
 
-	if (!p) {
-		fprintf(stderr, "genalloc-speed: %s: cannot create a %zu-byte pool\n", e->name, pool);
+	*l = (struct lane){ .e = ei < s->ne ? s->e[ei] : &bench_engine_noop, .held = pool,
+			    .rng = s->seed };
+	l->p = l->e->create(l->e, &cfg);
+	if (!l->p) {
+		fprintf(stderr, "genalloc-speed: %s: cannot create a %zu-byte pool\n", l->e->name,
+			pool);
 		return;
 	}
 	if (s->chunks > 1) {
 		/* Equal chunks may hold a little less than asked: fill what is there. */
 		struct bench_stats st;
 
-		e->stats(p, &st);
-		held = st.obtained;
+		l->e->stats(l->p, &st);
+		l->held = st.obtained;
 	}
-	for (oi = 0; oi < s->nr_occ; oi++) {
-		double t0 = bench_now(), spent;
-		size_t used, lo_chunk;
+}
 
-		if (e->measured)
-			e->measured(p, 0);
-		fill(p, &set, &nr, &cap, &granted, held / 100 * s->occ[oi], lo, hi, &rng);
-		spent = bench_now() - t0;
-		if (e->measured)
-			e->measured(p, 1);
-		used = chunks_used(p, set, nr, &lo_chunk);
-		warmed = warm_up(s, p, set, nr, lo, hi, s->warm_budget);
-		for (ti = 0; ti < s->nr_threads; ti++) {
+/* Lane @ei filled to occupancy @oi and brought to its steady state; what
+ * that took goes to the point's figures for every thread count. */
+static void lane_fill(const struct settings *s, size_t pi, size_t oi, size_t ei, struct lane *l)
+{
+	size_t pool = s->pools[pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
+	size_t used, lo_chunk, warmed, ti;
+	double t0 = bench_now(), spent;
+
+	if (l->e->measured)
+		l->e->measured(l->p, 0);
+	fill(l->p, &l->set, &l->nr, &l->cap, &l->granted, l->held / 100 * s->occ[oi], lo, hi,
+	     &l->rng);
+	spent = bench_now() - t0;
+	if (l->e->measured)
+		l->e->measured(l->p, 1);
+	used = chunks_used(l->p, l->set, l->nr, &lo_chunk);
+	warmed = warm_up(s, l->p, l->set, l->nr, lo, hi, s->warm_budget);
+	for (ti = 0; ti < s->nr_threads; ti++) {
+		struct figure *f = result(s, pi, oi, ti, ei);
+
+		f->fill = spent;
+		f->chunks_used = used;
+		f->chunk_lo = lo_chunk;
+		f->warm = warmed;
+	}
+}
+
+/* Whether lane @l can be timed with @nt threads: every thread frees and
+ * allocates among its own share of the live blocks, so it needs one. */
+static bool lane_timed(const struct settings *s, size_t pi, size_t oi, size_t nt,
+		       const struct lane *l)
+{
+	size_t pool = s->pools[pi];
+
+	if (!l->p)
+		return false;
+	if (l->nr >= nt)
+		return true;
+	if (!s->quiet)
+		fprintf(stderr, "genalloc-speed: %s: %zu live blocks of %zu..%zu bytes in a "
+			"%zu-byte pool at %zu%%, too few for %zu threads: not timed\n",
+			l->e->name, l->nr, request_lo(s, pool), request_hi(s, pool), pool,
+			s->occ[oi], nt);
+	return false;
+}
+
+/*
+ * The point (@pi, @oi, @ti) of every lane.  The runs are taken in rounds,
+ * one run of each engine a round, so that a spell of other load on this
+ * machine, which outlasts a run, slows every engine of the rounds it falls
+ * in rather than all the runs of one: each engine's median and each ratio
+ * between two engines of the same round then stay near the quiet machine's.
+ */
+static void time_point(const struct settings *s, size_t pi, size_t oi, size_t ti,
+		       struct lane *lanes)
+{
+	size_t pool = s->pools[pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
+	size_t nt = s->threads[ti], runs = s->runs < MAX_RUNS ? s->runs : MAX_RUNS, r, ei;
+	bool timed[BENCH_MAX_ENGINES + 1];
+	size_t rewarm_pairs = s->pairs / 10 < REWARM_PAIRS ? s->pairs / 10 : REWARM_PAIRS;
+	struct figure rewarm = { 0 };
+
+	for (ei = 0; ei <= s->ne; ei++)
+		timed[ei] = lane_timed(s, pi, oi, nt, &lanes[ei]);
+	for (r = 0; r < runs; r++)
+		for (ei = 0; ei <= s->ne; ei++) {
+			struct lane *l = &lanes[ei];
 			struct figure *f = result(s, pi, oi, ti, ei);
 
-			/* Every thread frees and allocates among its own share
-			 * of the live blocks: it needs one at least. */
-			if (nr < s->threads[ti]) {
-				if (!s->quiet)
-					fprintf(stderr, "genalloc-speed: %s: %zu live blocks of "
-						"%zu..%zu bytes in a %zu-byte pool at %zu%%, too "
-						"few for %zu threads: not timed\n", e->name, nr,
-						lo, hi, pool, s->occ[oi], s->threads[ti]);
+			if (!timed[ei])
 				continue;
-			}
-			*f = measure(p, set, nr, s->threads[ti], s->pairs, s->runs,
-				     s->budget, lo, hi, s->seed + ti);
-			f->fill = spent;
-			f->chunks_used = used;
-			f->chunk_lo = lo_chunk;
-			f->warm = warmed;
+			if (rewarm_pairs)
+				time_run(l->p, l->set, l->nr, nt, rewarm_pairs, s->budget / 10, lo,
+					 hi, s->seed + ti + 0x5bd1, r, &rewarm);
+			f->run_ns[r] = time_run(l->p, l->set, l->nr, nt, s->pairs, s->budget, lo,
+						hi, s->seed + ti, r, f);
 		}
+	for (ei = 0; ei <= s->ne; ei++) {
+		struct figure *f = result(s, pi, oi, ti, ei);
+
+		if (timed[ei])
+			figure_summarize(f, runs);
 	}
-	drop_pool(p, set, nr);
+}
+
+/* Every engine of @s (and the harness) on pool @pi: all the pools are made
+ * first and timed side by side (time_point()). */
+static int run_pool(const struct settings *s, size_t pi)
+{
+	struct lane *lanes = calloc(s->ne + 1, sizeof(*lanes));
+	size_t ei, oi, ti;
+
+	if (!lanes)
+		return -1;
+	for (ei = 0; ei <= s->ne; ei++)
+		lane_open(s, s->pools[pi], ei, &lanes[ei]);
+	for (oi = 0; oi < s->nr_occ; oi++) {
+		for (ei = 0; ei <= s->ne; ei++)
+			if (lanes[ei].p)
+				lane_fill(s, pi, oi, ei, &lanes[ei]);
+		for (ti = 0; ti < s->nr_threads; ti++)
+			time_point(s, pi, oi, ti, lanes);
+	}
+	for (ei = 0; ei <= s->ne; ei++)
+		if (lanes[ei].p)
+			drop_pool(lanes[ei].p, lanes[ei].set, lanes[ei].nr);
+	free(lanes);
+	return 0;
 }
 
 static size_t reference(const struct settings *s)
@@ -507,7 +631,7 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 
 		printf("  %-7s %12.1f %11.1f..%-11.1f %8.2f %9zu %7zu %7.2f %9zu\n",
 		       s->e[ei]->name, f->median, f->min, f->max,
-		       r->median > 0 ? f->median / r->median : 0.0, f->pairs, f->failed, f->fill,
+		       figure_ratio(f, r), f->pairs, f->failed, f->fill,
 		       f->warm);
 	}
 	print_harness(result(s, pi, oi, ti, s->ne));
@@ -540,7 +664,7 @@ static int write_csv(const struct settings *s)
 					fprintf(f, "%zu,%zu,%zu,%s,%.1f,%.1f,%.1f,%.4f,%zu,%zu,%.3f,%zu\n",
 						s->pools[pi], s->occ[oi], s->threads[ti],
 						engine_name(s, ei), x->median, x->min, x->max,
-						r->median > 0 ? x->median / r->median : 0.0,
+						figure_ratio(x, r),
 						x->pairs, x->failed, x->fill, x->warm);
 				}
 	return fclose(f);
@@ -589,15 +713,12 @@ static void print_ratio(const struct settings *s, size_t pi, size_t oi, size_t t
 			const char *slow, const char *fast)
 {
 	size_t a = engine_index(s, slow), b = engine_index(s, fast);
-	double x, y;
 
 	if (a == s->ne || b == s->ne) {
 		printf(" %9s", "-");
 		return;
 	}
-	x = result(s, pi, oi, ti, a)->median;
-	y = result(s, pi, oi, ti, b)->median;
-	printf(" %9.1f", y > 0 ? x / y : 0.0);
+	printf(" %9.1f", figure_ratio(result(s, pi, oi, ti, a), result(s, pi, oi, ti, b)));
 }
 
 /*
@@ -876,8 +997,7 @@ static void print_many(const struct settings *one, const struct settings *many)
 		print_many_row(one, many, k, "index");
 		print_many_row(one, many, k + 1, "linear");
 		printf("  %-7s %-8s %12.1f %12.1f\n", "", "x faster",
-		       i1->median > 0 ? l1->median / i1->median : 0.0,
-		       in->median > 0 ? ln->median / in->median : 0.0);
+		       figure_ratio(l1, i1), figure_ratio(ln, in));
 	}
 	printf("  %-7s %-8s %12.1f %12.1f\n", "harness", "no-op", result(one, 0, 0, 0, one->ne)->median,
 	       result(many, 0, 0, 0, many->ne)->median);
@@ -892,7 +1012,6 @@ static void print_many(const struct settings *one, const struct settings *many)
 static int run_many(const struct settings *s)
 {
 	struct settings *one = malloc(sizeof(*one)), *many = malloc(sizeof(*many));
-	size_t ei;
 	int ret = -1;
 
 	if (!one || !many)
@@ -902,13 +1021,11 @@ static int run_many(const struct settings *s)
 	one->results = calloc(NR_MANY + 1, sizeof(*one->results));
 	many->results = calloc(NR_MANY + 1, sizeof(*many->results));
 	if (one->results && many->results) {
-		for (ei = 0; ei <= NR_MANY; ei++) {
-			run_engine(one, 0, ei);
-			run_engine(many, 0, ei);
+		if (!run_pool(one, 0) && !run_pool(many, 0)) {
+			print_many(one, many);
+			fflush(stdout);
+			ret = 0;
 		}
-		print_many(one, many);
-		fflush(stdout);
-		ret = 0;
 	}
 	free(one->results);
 	free(many->results);
@@ -1407,9 +1524,8 @@ static int run_all(struct settings *s)
 		if (!s->results)
 			return 1;
 		for (pi = 0; pi < s->nr_pools; pi++) {
-			/* The engines, then the harness at [ne]. */
-			for (size_t ei = 0; ei <= s->ne; ei++)
-				run_engine(s, pi, ei);
+			if (run_pool(s, pi))
+				return 1;
 			for (oi = 0; oi < s->nr_occ; oi++)
 				for (ti = 0; ti < s->nr_threads; ti++)
 					print_point(s, pi, oi, ti);
@@ -1490,8 +1606,17 @@ static int check_case(const struct check_case *c, FILE *out)
 			for (ti = 0; ti < s.nr_threads; ti++)
 				for (ei = 0; ei < s.ne; ei++) {
 					const struct figure *f = result(&s, pi, oi, ti, ei);
+					const struct figure *h = result(&s, pi, oi, ti, s.ne);
 					int timed = f->pairs > 0 && f->median > 0;
 
+					/* Timed in every round, beside the harness. */
+					if (timed && (f->runs != s.runs || !(figure_ratio(f, h) > 0))) {
+						fprintf(out, "genalloc-speed --check: %s: %s, pool "
+							"%zu: %zu of %zu rounds\n", c->what,
+							engine_name(&s, ei), s.pools[pi], f->runs,
+							s.runs);
+						bad++;
+					}
 					if (timed == (ti < c->untimed_from))
 						continue;
 					fprintf(out, "genalloc-speed --check: %s: %s, pool %zu, %zu%%, "
