@@ -718,7 +718,7 @@ static void print_ratio(const struct settings *s, size_t pi, size_t oi, size_t t
 		printf(" %9s", "-");
 		return;
 	}
-	printf(" %9.1f", figure_ratio(result(s, pi, oi, ti, a), result(s, pi, oi, ti, b)));
+	printf(" %9.2f", figure_ratio(result(s, pi, oi, ti, a), result(s, pi, oi, ti, b)));
 }
 
 /*
@@ -729,7 +729,8 @@ static void print_ratio(const struct settings *s, size_t pi, size_t oi, size_t t
 static void print_index_summary(const struct settings *s)
 {
 	static const char *const pairs[][2] = {
-		{ "kff8", "ff8" }, { "kbf8", "bf8" }, { "kffo8", "ffo8" }, { "ff8", "tlsf8" },
+		{ "kff8", "ff8" }, { "kbf8", "bf8" }, { "kffo8", "ffo8" }, { "kffa8", "ffa8" },
+		{ "ff8", "tlsf8" },
 	};
 	size_t pi, oi, ti, k;
 	char a[32];
@@ -742,8 +743,8 @@ static void print_index_summary(const struct settings *s)
 			       "(same addresses), %zu%% full, %zu thread%s;\n"
 			       "  last column: ff8's time over TLSF's (2.0 = twice as slow)\n",
 			       s->occ[oi], s->threads[ti], s->threads[ti] > 1 ? "s" : "");
-			printf("  %-6s %9s %9s %9s %9s %9s\n", "pool", "ff8 ns", "ff x",
-			       "bf x", "ffo x", "ff/tlsf");
+			printf("  %-6s %9s %9s %9s %9s %9s %9s\n", "pool", "ff8 ns", "ff x",
+			       "bf x", "ffo x", "ffa x", "ff/tlsf");
 			for (pi = 0; pi < s->nr_pools; pi++) {
 				printf("  %-6s %9.1f", hsize(a, sizeof(a), s->pools[pi]),
 				       result(s, pi, oi, ti, engine_index(s, "ff8"))->median);
