@@ -12,11 +12,11 @@
  * blocks: what grows with the pool is the memory an engine must search.
  * A figure is the median of several runs of wall time per pair, with the
  * spread (min..max) and the ratio against first-fit at an 8-byte granule.
- * All the engines' pools of one size are built first and timed in rounds,
- * one run of each engine a round (time_point()), and a ratio between two
- * engines is the median of their rounds' ratios: this machine's spells of
- * other load outlast a run, and then slow one round of every engine
- * instead of all the runs of one.
+ * All the pools of all the engines are built first and timed in rounds,
+ * one run of each a round (time_points()), and a ratio between two figures
+ * is the median of their rounds' ratios: this machine's spells of other
+ * load outlast a run, and then slow one round of everything instead of
+ * all the runs of one engine or pool.
  *
  * Besides the library's engines it times the modern engine on the kernel's
  * lock-free path (kff8, kbf8, kffo8: the linear bitmap search the index
@@ -419,6 +419,7 @@ struct lane {
 	struct block *set;	/* the live blocks */
 	size_t nr, cap, granted, held;
 	uint64_t rng;		/* the fill's size draws */
+	bool timed;		/* at the point being timed */
 };
 
 /* Engine @ei of @s (the harness at @ei == @s->ne): its pool of size @pool. */
@@ -496,29 +497,31 @@ static bool lane_timed(const struct settings *s, size_t pi, size_t oi, size_t nt
 }
 
 /*
- * The point (@pi, @oi, @ti) of every lane.  The runs are taken in rounds,
- * one run of each engine a round, so that a spell of other load on this
- * machine, which outlasts a run, slows every engine of the rounds it falls
- * in rather than all the runs of one: each engine's median and each ratio
- * between two engines of the same round then stay near the quiet machine's.
+ * Occupancy @oi with thread count @ti, on every pool of every engine
+ * (@lanes, pool by pool).  The runs are taken in rounds, one run of each
+ * pool of each engine a round, so that a spell of other load on this
+ * machine, which outlasts a run, slows every engine and pool of the rounds
+ * it falls in rather than all the runs of one: each median, and each
+ * ratio of two figures in the same rounds, then stays near the quiet
+ * machine's.
  */
-static void time_point(const struct settings *s, size_t pi, size_t oi, size_t ti,
-		       struct lane *lanes)
+static void time_points(const struct settings *s, size_t oi, size_t ti, struct lane *lanes)
 {
-	size_t pool = s->pools[pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
-	size_t nt = s->threads[ti], runs = s->runs < MAX_RUNS ? s->runs : MAX_RUNS, r, ei;
-	bool timed[BENCH_MAX_ENGINES + 1];
+	size_t nt = s->threads[ti], runs = s->runs < MAX_RUNS ? s->runs : MAX_RUNS;
 	size_t rewarm_pairs = s->pairs / 10 < REWARM_PAIRS ? s->pairs / 10 : REWARM_PAIRS;
+	size_t nl = s->nr_pools * (s->ne + 1), r, i;
 	struct figure rewarm = { 0 };
 
-	for (ei = 0; ei <= s->ne; ei++)
-		timed[ei] = lane_timed(s, pi, oi, nt, &lanes[ei]);
+	for (i = 0; i < nl; i++)
+		lanes[i].timed = lane_timed(s, i / (s->ne + 1), oi, nt, &lanes[i]);
 	for (r = 0; r < runs; r++)
-		for (ei = 0; ei <= s->ne; ei++) {
-			struct lane *l = &lanes[ei];
-			struct figure *f = result(s, pi, oi, ti, ei);
+		for (i = 0; i < nl; i++) {
+			struct lane *l = &lanes[i];
+			size_t pool = s->pools[i / (s->ne + 1)];
+			size_t lo = request_lo(s, pool), hi = request_hi(s, pool);
+			struct figure *f = result(s, i / (s->ne + 1), oi, ti, i % (s->ne + 1));
 
-			if (!timed[ei])
+			if (!l->timed)
 				continue;
 			if (rewarm_pairs)
 				time_run(l->p, l->set, l->nr, nt, rewarm_pairs, s->budget / 10, lo,
@@ -526,35 +529,32 @@ static void time_point(const struct settings *s, size_t pi, size_t oi, size_t ti
 			f->run_ns[r] = time_run(l->p, l->set, l->nr, nt, s->pairs, s->budget, lo,
 						hi, s->seed + ti, r, f);
 		}
-	for (ei = 0; ei <= s->ne; ei++) {
-		struct figure *f = result(s, pi, oi, ti, ei);
-
-		if (timed[ei])
-			figure_summarize(f, runs);
-	}
+	for (i = 0; i < nl; i++)
+		if (lanes[i].timed)
+			figure_summarize(result(s, i / (s->ne + 1), oi, ti, i % (s->ne + 1)), runs);
 }
 
-/* Every engine of @s (and the harness) on pool @pi: all the pools are made
- * first and timed side by side (time_point()). */
-static int run_pool(const struct settings *s, size_t pi)
+/* Every engine of @s (and the harness) on every pool: all the pools are
+ * made and filled first, and timed side by side (time_points()). */
+static int run_pools(const struct settings *s)
 {
-	struct lane *lanes = calloc(s->ne + 1, sizeof(*lanes));
-	size_t ei, oi, ti;
+	size_t nl = s->nr_pools * (s->ne + 1), i, oi, ti;
+	struct lane *lanes = calloc(nl, sizeof(*lanes));
 
 	if (!lanes)
 		return -1;
-	for (ei = 0; ei <= s->ne; ei++)
-		lane_open(s, s->pools[pi], ei, &lanes[ei]);
+	for (i = 0; i < nl; i++)
+		lane_open(s, s->pools[i / (s->ne + 1)], i % (s->ne + 1), &lanes[i]);
 	for (oi = 0; oi < s->nr_occ; oi++) {
-		for (ei = 0; ei <= s->ne; ei++)
-			if (lanes[ei].p)
-				lane_fill(s, pi, oi, ei, &lanes[ei]);
+		for (i = 0; i < nl; i++)
+			if (lanes[i].p)
+				lane_fill(s, i / (s->ne + 1), oi, i % (s->ne + 1), &lanes[i]);
 		for (ti = 0; ti < s->nr_threads; ti++)
-			time_point(s, pi, oi, ti, lanes);
+			time_points(s, oi, ti, lanes);
 	}
-	for (ei = 0; ei <= s->ne; ei++)
-		if (lanes[ei].p)
-			drop_pool(lanes[ei].p, lanes[ei].set, lanes[ei].nr);
+	for (i = 0; i < nl; i++)
+		if (lanes[i].p)
+			drop_pool(lanes[i].p, lanes[i].set, lanes[i].nr);
 	free(lanes);
 	return 0;
 }
@@ -679,20 +679,19 @@ static void print_scaling(const struct settings *s)
 	for (oi = 0; oi < s->nr_occ; oi++) {
 		for (ti = 0; ti < s->nr_threads; ti++) {
 			printf("\nSCALING: median ns per alloc+free pair, %zu%% full, %zu thread%s "
-			       "(harness: the loop alone)\n",
+			       "(harness: the loop alone;\n  last/1st: the median of the rounds' "
+			       "ratios)\n",
 			       s->occ[oi], s->threads[ti], s->threads[ti] > 1 ? "s" : "");
 			printf("  %-7s", "engine");
 			for (pi = 0; pi < s->nr_pools; pi++)
 				printf(" %9s", hsize(a, sizeof(a), s->pools[pi]));
 			printf(" %9s\n", "last/1st");
 			for (ei = 0; ei <= s->ne; ei++) {
-				double first = result(s, 0, oi, ti, ei)->median;
-				double last = result(s, s->nr_pools - 1, oi, ti, ei)->median;
-
 				printf("  %-7s", engine_name(s, ei));
 				for (pi = 0; pi < s->nr_pools; pi++)
 					printf(" %9.1f", result(s, pi, oi, ti, ei)->median);
-				printf(" %9.1f\n", first > 0 ? last / first : 0.0);
+				printf(" %9.2f\n", figure_ratio(result(s, s->nr_pools - 1, oi, ti, ei),
+								result(s, 0, oi, ti, ei)));
 			}
 		}
 	}
@@ -1022,7 +1021,7 @@ static int run_many(const struct settings *s)
 	one->results = calloc(NR_MANY + 1, sizeof(*one->results));
 	many->results = calloc(NR_MANY + 1, sizeof(*many->results));
 	if (one->results && many->results) {
-		if (!run_pool(one, 0) && !run_pool(many, 0)) {
+		if (!run_pools(one) && !run_pools(many)) {
 			print_many(one, many);
 			fflush(stdout);
 			ret = 0;
@@ -1524,9 +1523,9 @@ static int run_all(struct settings *s)
 				    sizeof(*s->results));
 		if (!s->results)
 			return 1;
+		if (run_pools(s))
+			return 1;
 		for (pi = 0; pi < s->nr_pools; pi++) {
-			if (run_pool(s, pi))
-				return 1;
 			for (oi = 0; oi < s->nr_occ; oi++)
 				for (ti = 0; ti < s->nr_threads; ti++)
 					print_point(s, pi, oi, ti);
