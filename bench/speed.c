@@ -77,12 +77,15 @@
 /* --runs at most */
 #define MAX_RUNS 64
 /*
- * Before each timed run, this many untimed pairs (or a tenth of its pairs
- * or of its time, if less) bring back into the caches what the other
- * engines of the round evicted.  A count that does not grow with --pairs
- * keeps bench/instr.sh's difference of two runs exact.
+ * Before each timed run, this many untimed pairs, or as many as the run's
+ * time budget allows, bring back into the caches what the other engines
+ * of the round evicted: the engine's bookkeeping and its share of the
+ * loop's table of live blocks (8 MiB at 64M of 64-byte blocks).  With 2000
+ * the 64-byte first fit on 64M timed 94-98 ns a pair in rounds against
+ * 70-76 with 20000, as alone.  A count that does not follow --pairs keeps
+ * bench/instr.sh's difference of two runs exact.
  */
-#define REWARM_PAIRS 2000
+#define REWARM_PAIRS 20000
 
 struct figure {
 	double median, min, max;
@@ -508,7 +511,6 @@ static bool lane_timed(const struct settings *s, size_t pi, size_t oi, size_t nt
 static void time_points(const struct settings *s, size_t oi, size_t ti, struct lane *lanes)
 {
 	size_t nt = s->threads[ti], runs = s->runs < MAX_RUNS ? s->runs : MAX_RUNS;
-	size_t rewarm_pairs = s->pairs / 10 < REWARM_PAIRS ? s->pairs / 10 : REWARM_PAIRS;
 	size_t nl = s->nr_pools * (s->ne + 1), r, i;
 	struct figure rewarm = { 0 };
 
@@ -523,9 +525,8 @@ static void time_points(const struct settings *s, size_t oi, size_t ti, struct l
 
 			if (!l->timed)
 				continue;
-			if (rewarm_pairs)
-				time_run(l->p, l->set, l->nr, nt, rewarm_pairs, s->budget / 10, lo,
-					 hi, s->seed + ti + 0x5bd1, r, &rewarm);
+			time_run(l->p, l->set, l->nr, nt, REWARM_PAIRS, s->budget, lo, hi,
+				 s->seed + ti + 0x5bd1, r, &rewarm);
 			f->run_ns[r] = time_run(l->p, l->set, l->nr, nt, s->pairs, s->budget, lo,
 						hi, s->seed + ti, r, f);
 		}
