@@ -615,11 +615,15 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 
 	printf("\nworkload: pool %s%s, %zu%% full, %zu thread%s, pairs of free(random live) + "
 	       "alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs or %g ms\n"
-	       "  after the fill, untimed: %zu pairs per live block or %g ms (column warm)\n",
+	       "  after the fill, untimed: %zu pairs per live block or %g ms (column warm); "
+	       "before each run, %d or %g ms;\n"
+	       "  runs in rounds with every other engine and pool, vs ff8 the median of the "
+	       "rounds' ratios\n",
 	       hsize(a, sizeof(a), pool), s->chunks > 1 ? " in equal chunks" : "",
 	       s->occ[oi], s->threads[ti],
 	       s->threads[ti] > 1 ? "s" : "", request_lo(s, pool), request_hi(s, pool),
-	       s->runs, s->pairs, s->budget * 1000, s->warm, s->warm_budget * 1000);
+	       s->runs, s->pairs, s->budget * 1000, s->warm, s->warm_budget * 1000,
+	       REWARM_PAIRS, s->budget * 1000);
 	if (s->chunks > 1)
 		printf("  modern pools as %zu chunks (one gen_pool_add each); after the fill the live "
 		       "blocks lie in %zu of them (%s's pool)\n", s->chunks,
