@@ -90,7 +90,7 @@
 struct figure {
 	double median, min, max;
 	double run_ns[MAX_RUNS];	/* run by run, in the order of the rounds */
-	size_t runs;		/* 0: not timed */
+	size_t runs;		/* runs taken; 0: not timed */
 	size_t failed;
 	size_t pairs;		/* timed, over all runs */
 	double fill;		/* seconds it took to fill to this level */
@@ -295,14 +295,13 @@ static double time_run(struct bench_pool *p, struct block *set, size_t nr, size_
 	return (t1 - t0) * 1e9 / (double)(done ? done : 1);
 }
 
-/* @f's median and spread over its @runs runs. */
-static void figure_summarize(struct figure *f, size_t runs)
+/* @f's median and spread over the runs it was given. */
+static void figure_summarize(struct figure *f)
 {
 	double ns[MAX_RUNS];
 
-	memcpy(ns, f->run_ns, runs * sizeof(ns[0]));
-	summarize(ns, runs, &f->median, &f->min, &f->max);
-	f->runs = runs;
+	memcpy(ns, f->run_ns, f->runs * sizeof(ns[0]));
+	summarize(ns, f->runs, &f->median, &f->min, &f->max);
 }
 
 /*
@@ -417,6 +416,8 @@ static size_t warm_up(const struct settings *s, struct bench_pool *p, struct blo
 
 /* One engine's pool at one pool size, kept from one occupancy to the next. */
 struct lane {
+	const struct settings *s;	/* whose figures it gives */
+	size_t pi, ei;		/* its pool and engine in @s (the harness at @s->ne) */
 	const struct bench_engine *e;
 	struct bench_pool *p;	/* NULL: the engine could not make this pool */
 	struct block *set;	/* the live blocks */
@@ -425,9 +426,16 @@ struct lane {
 	bool timed;		/* at the point being timed */
 };
 
-/* Engine @ei of @s (the harness at @ei == @s->ne): its pool of size @pool. */
-static void lane_open(const struct settings *s, size_t pool, size_t ei, struct lane *l)
+/* Lane @l's figure at occupancy @oi with thread count @ti. */
+static struct figure *lane_figure(const struct lane *l, size_t oi, size_t ti)
 {
+	return result(l->s, l->pi, oi, ti, l->ei);
+}
+
+/* Engine @ei of @s (the harness at @ei == @s->ne) on pool @pi. */
+static void lane_open(const struct settings *s, size_t pi, size_t ei, struct lane *l)
+{
+	size_t pool = s->pools[pi];
 	struct bench_pool_config cfg = {
 		.regime = BENCH_FIXED,
 		.chunk_size = pool < MAX_CHUNK ? bench_floor_pow2(pool) : MAX_CHUNK,
@@ -436,7 +444,8 @@ static void lane_open(const struct settings *s, size_t pool, size_t ei, struct l
 		.nr_chunks = s->chunks,
 	};
 
-	*l = (struct lane){ .e = ei < s->ne ? s->e[ei] : &bench_engine_noop, .held = pool,
+	*l = (struct lane){ .s = s, .pi = pi, .ei = ei,
+			    .e = ei < s->ne ? s->e[ei] : &bench_engine_noop, .held = pool,
 			    .rng = s->seed };
 	l->p = l->e->create(l->e, &cfg);
 	if (!l->p) {
@@ -453,11 +462,12 @@ static void lane_open(const struct settings *s, size_t pool, size_t ei, struct l
 	}
 }
 
-/* Lane @ei filled to occupancy @oi and brought to its steady state; what
+/* Lane @l filled to occupancy @oi and brought to its steady state; what
  * that took goes to the point's figures for every thread count. */
-static void lane_fill(const struct settings *s, size_t pi, size_t oi, size_t ei, struct lane *l)
+static void lane_fill(struct lane *l, size_t oi)
 {
-	size_t pool = s->pools[pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
+	const struct settings *s = l->s;
+	size_t pool = s->pools[l->pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
 	size_t used, lo_chunk, warmed, ti;
 	double t0 = bench_now(), spent;
 
@@ -471,7 +481,7 @@ static void lane_fill(const struct settings *s, size_t pi, size_t oi, size_t ei,
 	used = chunks_used(l->p, l->set, l->nr, &lo_chunk);
 	warmed = warm_up(s, l->p, l->set, l->nr, lo, hi, s->warm_budget);
 	for (ti = 0; ti < s->nr_threads; ti++) {
-		struct figure *f = result(s, pi, oi, ti, ei);
+		struct figure *f = lane_figure(l, oi, ti);
 
 		f->fill = spent;
 		f->chunks_used = used;
@@ -482,10 +492,10 @@ static void lane_fill(const struct settings *s, size_t pi, size_t oi, size_t ei,
 
 /* Whether lane @l can be timed with @nt threads: every thread frees and
  * allocates among its own share of the live blocks, so it needs one. */
-static bool lane_timed(const struct settings *s, size_t pi, size_t oi, size_t nt,
-		       const struct lane *l)
+static bool lane_timed(const struct lane *l, size_t oi, size_t nt)
 {
-	size_t pool = s->pools[pi];
+	const struct settings *s = l->s;
+	size_t pool = s->pools[l->pi];
 
 	if (!l->p)
 		return false;
@@ -499,59 +509,71 @@ static bool lane_timed(const struct settings *s, size_t pi, size_t oi, size_t nt
 	return false;
 }
 
-/*
- * Occupancy @oi with thread count @ti, on every pool of every engine
- * (@lanes, pool by pool).  The runs are taken in rounds, one run of each
- * pool of each engine a round, so that a spell of other load on this
- * machine, which outlasts a run, slows every engine and pool of the rounds
- * it falls in rather than all the runs of one: each median, and each
- * ratio of two figures in the same rounds, then stays near the quiet
- * machine's.
- */
-static void time_points(const struct settings *s, size_t oi, size_t ti, struct lane *lanes)
+/* Lane @l's run @r at occupancy @oi with thread count @ti, after its
+ * untimed pairs. */
+static void lane_run(struct lane *l, size_t oi, size_t ti, size_t r)
 {
-	size_t nt = s->threads[ti], runs = s->runs < MAX_RUNS ? s->runs : MAX_RUNS;
-	size_t nl = s->nr_pools * (s->ne + 1), r, i;
-	struct figure rewarm = { 0 };
+	const struct settings *s = l->s;
+	size_t pool = s->pools[l->pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
+	size_t nt = s->threads[ti];
+	struct figure *f = lane_figure(l, oi, ti), rewarm = { 0 };
 
-	for (i = 0; i < nl; i++)
-		lanes[i].timed = lane_timed(s, i / (s->ne + 1), oi, nt, &lanes[i]);
-	for (r = 0; r < runs; r++)
-		for (i = 0; i < nl; i++) {
-			struct lane *l = &lanes[i];
-			size_t pool = s->pools[i / (s->ne + 1)];
-			size_t lo = request_lo(s, pool), hi = request_hi(s, pool);
-			struct figure *f = result(s, i / (s->ne + 1), oi, ti, i % (s->ne + 1));
-
-			if (!l->timed)
-				continue;
-			time_run(l->p, l->set, l->nr, nt, REWARM_PAIRS, s->budget, lo, hi,
-				 s->seed + ti + 0x5bd1, r, &rewarm);
-			f->run_ns[r] = time_run(l->p, l->set, l->nr, nt, s->pairs, s->budget, lo,
-						hi, s->seed + ti, r, f);
-		}
-	for (i = 0; i < nl; i++)
-		if (lanes[i].timed)
-			figure_summarize(result(s, i / (s->ne + 1), oi, ti, i % (s->ne + 1)), runs);
+	time_run(l->p, l->set, l->nr, nt, REWARM_PAIRS, s->budget, lo, hi,
+		 s->seed + ti + 0x5bd1, r, &rewarm);
+	f->run_ns[f->runs++] = time_run(l->p, l->set, l->nr, nt, s->pairs, s->budget, lo, hi,
+					s->seed + ti, r, f);
 }
 
-/* Every engine of @s (and the harness) on every pool: all the pools are
- * made and filled first, and timed side by side (time_points()). */
-static int run_pools(const struct settings *s)
+/*
+ * Occupancy @oi with thread count @ti on all @nl lanes.  The runs are
+ * taken in rounds, one run of each lane a round, so that a spell of other
+ * load on this machine, which outlasts a run, slows every engine and pool
+ * of the rounds it falls in rather than all the runs of one: each median,
+ * and each ratio of two figures in the same rounds, then stays near the
+ * quiet machine's.  The lanes' settings agree on runs, occupancies and
+ * threads.
+ */
+static void time_points(struct lane *lanes, size_t nl, size_t oi, size_t ti)
 {
-	size_t nl = s->nr_pools * (s->ne + 1), i, oi, ti;
-	struct lane *lanes = calloc(nl, sizeof(*lanes));
+	const struct settings *s = lanes[0].s;
+	size_t runs = s->runs < MAX_RUNS ? s->runs : MAX_RUNS, r, i;
 
+	for (i = 0; i < nl; i++)
+		lanes[i].timed = lane_timed(&lanes[i], oi, s->threads[ti]);
+	for (r = 0; r < runs; r++)
+		for (i = 0; i < nl; i++)
+			if (lanes[i].timed)
+				lane_run(&lanes[i], oi, ti, r);
+	for (i = 0; i < nl; i++)
+		if (lanes[i].timed)
+			figure_summarize(lane_figure(&lanes[i], oi, ti));
+}
+
+/* Every engine (and the harness) on every pool of each of the @nsets
+ * settings @sets, which differ at most in their pools, engines and chunks:
+ * all the pools are made and filled first, and timed side by side
+ * (time_points()). */
+static int run_pools(const struct settings *const *sets, size_t nsets)
+{
+	const struct settings *s = sets[0];
+	size_t nl = 0, k, i, oi, ti, pi, ei;
+	struct lane *lanes;
+
+	for (k = 0; k < nsets; k++)
+		nl += sets[k]->nr_pools * (sets[k]->ne + 1);
+	lanes = calloc(nl, sizeof(*lanes));
 	if (!lanes)
 		return -1;
-	for (i = 0; i < nl; i++)
-		lane_open(s, s->pools[i / (s->ne + 1)], i % (s->ne + 1), &lanes[i]);
+	for (k = 0, i = 0; k < nsets; k++)
+		for (pi = 0; pi < sets[k]->nr_pools; pi++)
+			for (ei = 0; ei <= sets[k]->ne; ei++)
+				lane_open(sets[k], pi, ei, &lanes[i++]);
 	for (oi = 0; oi < s->nr_occ; oi++) {
 		for (i = 0; i < nl; i++)
 			if (lanes[i].p)
-				lane_fill(s, i / (s->ne + 1), oi, i % (s->ne + 1), &lanes[i]);
+				lane_fill(&lanes[i], oi);
 		for (ti = 0; ti < s->nr_threads; ti++)
-			time_points(s, oi, ti, lanes);
+			time_points(lanes, nl, oi, ti);
 	}
 	for (i = 0; i < nl; i++)
 		if (lanes[i].p)
@@ -982,7 +1004,7 @@ static void print_many_row(const struct settings *one, const struct settings *ma
 
 	snprintf(failed, sizeof(failed), "%zu/%zu", a->failed, b->failed);
 	printf("  %-7s %-8s %12.1f %12.1f %8.2f %10s\n", engine_name(one, ei), what,
-	       a->median, b->median, a->median > 0 ? b->median / a->median : 0.0, failed);
+	       a->median, b->median, figure_ratio(b, a), failed);
 }
 
 static void print_many(const struct settings *one, const struct settings *many)
@@ -1014,6 +1036,22 @@ static void print_many(const struct settings *one, const struct settings *many)
 	print_rerun(many, cn, MANY_POOL, MANY_OCC, 1, "");
 }
 
+/* Whether every engine of MANY CHUNKS' @m, and the harness, ran every
+ * round: the section's ratios take one run of each per round. */
+static bool many_timed(const struct settings *m)
+{
+	size_t ei;
+
+	for (ei = 0; ei <= NR_MANY; ei++)
+		if (result(m, 0, 0, 0, ei)->runs != m->runs) {
+			fprintf(stderr, "genalloc-speed: MANY CHUNKS: %s on %zu chunks timed in %zu "
+				"of %zu rounds\n", engine_name(m, ei), m->chunks,
+				result(m, 0, 0, 0, ei)->runs, m->runs);
+			return false;
+		}
+	return true;
+}
+
 static int run_many(const struct settings *s)
 {
 	struct settings *one = malloc(sizeof(*one)), *many = malloc(sizeof(*many));
@@ -1026,10 +1064,12 @@ static int run_many(const struct settings *s)
 	one->results = calloc(NR_MANY + 1, sizeof(*one->results));
 	many->results = calloc(NR_MANY + 1, sizeof(*many->results));
 	if (one->results && many->results) {
-		if (!run_pools(one) && !run_pools(many)) {
+		const struct settings *both[] = { one, many };
+
+		if (!run_pools(both, 2)) {
 			print_many(one, many);
 			fflush(stdout);
-			ret = 0;
+			ret = many_timed(one) && many_timed(many) ? 0 : -1;
 		}
 	}
 	free(one->results);
@@ -1528,7 +1568,7 @@ static int run_all(struct settings *s)
 				    sizeof(*s->results));
 		if (!s->results)
 			return 1;
-		if (run_pools(s))
+		if (run_pools((const struct settings *const[]){ s }, 1))
 			return 1;
 		for (pi = 0; pi < s->nr_pools; pi++) {
 			for (oi = 0; oi < s->nr_occ; oi++)
@@ -1583,6 +1623,10 @@ static const struct check_case {
 	{ "more threads than live blocks",
 	  { "check", "--pools", "64K", "--sizes", "16K..16K", "-o", "50", "-t", "1,8",
 	    "--linear", "none", CHECK_ARGS, NULL }, 1 },
+	/* MANY CHUNKS fails the run if a lane missed a round. */
+	{ "many chunks, index and linear",
+	  { "check", "--pools", "none", "--linear", "none", CHECK_ARGS, "--many-chunks", "8", NULL },
+	  0 },
 	/* The section aborts by itself if the two searches disagree. */
 	{ "fixed offsets, index and linear",
 	  { "check", "--pools", "none", "--linear", "none", CHECK_ARGS, "--fixed-offsets", "200", NULL },
