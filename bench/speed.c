@@ -406,10 +406,10 @@ static size_t chunks_used(const struct bench_pool *p, const struct block *set, s
 static size_t warm_up(const struct settings *s, struct bench_pool *p, struct block *set,
 		      size_t nr, size_t lo, size_t hi, double budget)
 {
-	if (!s->warm || !nr)
-		return 0;
 	struct figure f = { 0 };
 
+	if (!s->warm || !nr)
+		return 0;
 	time_run(p, set, nr, 1, s->warm * nr, budget, lo, hi, s->seed + 0x9e37, 0, &f);
 	return f.pairs;
 }
