@@ -295,6 +295,12 @@ static double time_run(struct bench_pool *p, struct block *set, size_t nr, size_
 	return (t1 - t0) * 1e9 / (double)(done ? done : 1);
 }
 
+/* Whether @f was timed in every round of @s. */
+static bool all_rounds(const struct figure *f, const struct settings *s)
+{
+	return f->runs == s->runs;
+}
+
 /* @f's median and spread over the runs it was given. */
 static void figure_summarize(struct figure *f)
 {
@@ -306,7 +312,7 @@ static void figure_summarize(struct figure *f)
 
 /*
  * How many times @x's time is @y's: the median, over the rounds, of the
- * ratio of their runs in the same round (time_point()).  0 if either was
+ * ratio of their runs in the same round (time_points()).  0 if either was
  * not timed.
  */
 static double figure_ratio(const struct figure *x, const struct figure *y)
@@ -414,12 +420,18 @@ static size_t warm_up(const struct settings *s, struct bench_pool *p, struct blo
 	return f.pairs;
 }
 
+/* Engine @ei of @s, or the harness's no-op engine at @ei == @s->ne. */
+static const struct bench_engine *engine_at(const struct settings *s, size_t ei)
+{
+	return ei < s->ne ? s->e[ei] : &bench_engine_noop;
+}
+
 /* One engine's pool at one pool size, kept from one occupancy to the next. */
 struct lane {
 	const struct settings *s;	/* whose figures it gives */
 	size_t pi, ei;		/* its pool and engine in @s (the harness at @s->ne) */
-	const struct bench_engine *e;
-	struct bench_pool *p;	/* NULL: the engine could not make this pool */
+	struct bench_pool *p;	/* NULL: the engine could not make this pool; else
+				 * p->engine is the lane's */
 	struct block *set;	/* the live blocks */
 	size_t nr, cap, granted, held;
 	uint64_t rng;		/* the fill's size draws */
@@ -443,13 +455,12 @@ static void lane_open(const struct settings *s, size_t pi, size_t ei, struct lan
 		.fake = 1,
 		.nr_chunks = s->chunks,
 	};
+	const struct bench_engine *e = engine_at(s, ei);
 
-	*l = (struct lane){ .s = s, .pi = pi, .ei = ei,
-			    .e = ei < s->ne ? s->e[ei] : &bench_engine_noop, .held = pool,
-			    .rng = s->seed };
-	l->p = l->e->create(l->e, &cfg);
+	*l = (struct lane){ .s = s, .pi = pi, .ei = ei, .held = pool, .rng = s->seed };
+	l->p = e->create(e, &cfg);
 	if (!l->p) {
-		fprintf(stderr, "genalloc-speed: %s: cannot create a %zu-byte pool\n", l->e->name,
+		fprintf(stderr, "genalloc-speed: %s: cannot create a %zu-byte pool\n", e->name,
 			pool);
 		return;
 	}
@@ -457,7 +468,7 @@ static void lane_open(const struct settings *s, size_t pi, size_t ei, struct lan
 		/* Equal chunks may hold a little less than asked: fill what is there. */
 		struct bench_stats st;
 
-		l->e->stats(l->p, &st);
+		e->stats(l->p, &st);
 		l->held = st.obtained;
 	}
 }
@@ -468,16 +479,17 @@ static void lane_fill(struct lane *l, size_t oi)
 {
 	const struct settings *s = l->s;
 	size_t pool = s->pools[l->pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
+	const struct bench_engine *e = l->p->engine;
 	size_t used, lo_chunk, warmed, ti;
 	double t0 = bench_now(), spent;
 
-	if (l->e->measured)
-		l->e->measured(l->p, 0);
+	if (e->measured)
+		e->measured(l->p, 0);
 	fill(l->p, &l->set, &l->nr, &l->cap, &l->granted, l->held / 100 * s->occ[oi], lo, hi,
 	     &l->rng);
 	spent = bench_now() - t0;
-	if (l->e->measured)
-		l->e->measured(l->p, 1);
+	if (e->measured)
+		e->measured(l->p, 1);
 	used = chunks_used(l->p, l->set, l->nr, &lo_chunk);
 	warmed = warm_up(s, l->p, l->set, l->nr, lo, hi, s->warm_budget);
 	for (ti = 0; ti < s->nr_threads; ti++) {
@@ -504,7 +516,7 @@ static bool lane_timed(const struct lane *l, size_t oi, size_t nt)
 	if (!s->quiet)
 		fprintf(stderr, "genalloc-speed: %s: %zu live blocks of %zu..%zu bytes in a "
 			"%zu-byte pool at %zu%%, too few for %zu threads: not timed\n",
-			l->e->name, l->nr, request_lo(s, pool), request_hi(s, pool), pool,
+			l->p->engine->name, l->nr, request_lo(s, pool), request_hi(s, pool), pool,
 			s->occ[oi], nt);
 	return false;
 }
@@ -668,7 +680,7 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 
 static const char *engine_name(const struct settings *s, size_t ei)
 {
-	return ei < s->ne ? s->e[ei]->name : bench_engine_noop.name;
+	return engine_at(s, ei)->name;
 }
 
 /* One row per point (the harness's too), for plotting the scaling elsewhere. */
@@ -1043,7 +1055,7 @@ static bool many_timed(const struct settings *m)
 	size_t ei;
 
 	for (ei = 0; ei <= NR_MANY; ei++)
-		if (result(m, 0, 0, 0, ei)->runs != m->runs) {
+		if (!all_rounds(result(m, 0, 0, 0, ei), m)) {
 			fprintf(stderr, "genalloc-speed: MANY CHUNKS: %s on %zu chunks timed in %zu "
 				"of %zu rounds\n", engine_name(m, ei), m->chunks,
 				result(m, 0, 0, 0, ei)->runs, m->runs);
@@ -1234,8 +1246,8 @@ static int run_fixed(struct settings *s)
 	struct fixed_pool ix = { 0 }, ln = { 0 };
 	struct fixed_result *res = &s->fixed_res;
 	unsigned char *ok_ix = malloc(s->fixed), *ok_ln = malloc(s->fixed);
-	double ns_ix[64], ns_ln[64];
-	size_t runs = s->runs < 64 ? s->runs : 64, r, i;
+	double ns_ix[MAX_RUNS], ns_ln[MAX_RUNS];
+	size_t runs = s->runs < MAX_RUNS ? s->runs : MAX_RUNS, r, i;
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -1433,7 +1445,7 @@ static int parse(int argc, char **argv, struct settings *s)
 			break;
 		}
 		case 'r':
-			if (bench_parse_size(optarg, &s->runs) || !s->runs || s->runs > 64)
+			if (bench_parse_size(optarg, &s->runs) || !s->runs || s->runs > MAX_RUNS)
 				return bad_value(longopts, c, optarg);
 			runs_set = 1;
 			break;
@@ -1659,7 +1671,7 @@ static int check_case(const struct check_case *c, FILE *out)
 					int timed = f->pairs > 0 && f->median > 0;
 
 					/* Timed in every round, beside the harness. */
-					if (timed && (f->runs != s.runs || !(figure_ratio(f, h) > 0))) {
+					if (timed && (!all_rounds(f, &s) || !(figure_ratio(f, h) > 0))) {
 						fprintf(out, "genalloc-speed --check: %s: %s, pool "
 							"%zu: %zu of %zu rounds\n", c->what,
 							engine_name(&s, ei), s.pools[pi], f->runs,
