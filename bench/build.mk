@@ -10,7 +10,7 @@
 # these too (test/bench/build.mk).
 BENCH_CORE := chunks engines engine_2005 engine_legacy engine_compat engine_modern engine_tlsf \
 	engine_noop \
-	tlsf generators \
+	tlsf tlsf_inband generators \
 	trace metrics replay options
 BENCH_CORE_OBJS := $(BENCH_CORE:%=$(B)/bench/%.o)
 BENCH_COMPARE_OBJS := $(B)/bench/compare.o $(B)/bench/report_table.o \

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench/tlsf_inband.c - TLSF as Masmano et al. published it (ECRTS 2004),
+ * its bookkeeping inside the managed memory, for the bench to time next to
+ * the index.  Not part of the library.
+ *
+ * Why a second TLSF: issue 7's target "first fit within 2x of TLSF" comes
+ * with an anchor table in which TLSF takes about 160 ns a pair on the
+ * 64 MiB log-uniform workload and OffsetAllocator about 80.  bench/tlsf.c
+ * keeps its blocks out of band (an array of nodes and a hash of offsets, as
+ * genalloc's untouchable memory demands), which is OffsetAllocator's
+ * shape, and it runs at OffsetAllocator's speed.  This file is the
+ * allocator the anchor names: every block starts with a header in the pool
+ * and every free block carries its list links in its own first bytes, so a
+ * call touches the memory around the blocks it merges and splits.
+ *
+ * Layout: a block is [header | payload]; the header is the physically
+ * previous block's address and this block's size in bytes (header
+ * included, a multiple of 8) with two flags in its low bits: FREE, and
+ * PREV_FREE, which spares a free() the read of a used neighbour's header.
+ * A free block's payload begins with its next and previous list links.
+ * The pool ends with a header of size 0, always used, so that no merge
+ * runs off the end.
+ *
+ * Lists: by size, first level floor(log2(size)), second level the next 4
+ * bits (16 lists per power of two, as bench/tlsf.c), sizes below 128 bytes
+ * one list per 8 bytes.  A bitmap of non-empty first levels and one of
+ * non-empty lists per first level find, in two find-first-set
+ * instructions, a list whose every block fits the request rounded up to
+ * the next list bound ("good fit").  The block found is split when the
+ * rest can stand alone; a freed block merges with free neighbours at once.
+ * Every call is O(1).
+ */
+#include "tlsf_inband.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#define GRAIN 8UL
+#define SL_SHIFT 4
+#define SL_COUNT (1U << SL_SHIFT)
+/* Sizes below SMALL map to first level 0, one list per GRAIN. */
+#define SMALL ((size_t)SL_COUNT * GRAIN)
+#define SMALL_SHIFT 7		/* log2(SMALL) */
+#define FL_COUNT 64
+#define FREE 1UL
+#define PREV_FREE 2UL
+#define FLAGS (FREE | PREV_FREE)
+
+/* The header, then (free blocks only) the links, at the payload's start. */
+struct block {
+	struct block *prev_phys;
+	size_t size;
+	struct block *next_free;
+	struct block *prev_free;
+};
+
+struct itlsf {
+	char *base;
+	struct block *end;	/* the closing header of size 0 */
+	size_t free_bytes;
+	uint64_t fl_map;
+	uint32_t sl_map[FL_COUNT];
+	struct block *head[FL_COUNT][SL_COUNT];
+};
+
+static struct block *at(void *p)
+{
+	return p;
+}
+
+static size_t bsize(const struct block *b)
+{
+	return b->size & ~FLAGS;
+}
+
+static struct block *next_phys(struct block *b)
+{
+	return at((char *)b + bsize(b));
+}
+
+static unsigned int fls_sz(size_t x)
+{
+	return (unsigned int)(63 - __builtin_clzl(x));
+}
+
+/* The list that holds blocks of @size bytes. */
+static void mapping(size_t size, unsigned int *fl, unsigned int *sl)
+{
+	unsigned int top;
+
+	if (size < SMALL) {
+		*fl = 0;
+		*sl = (unsigned int)(size / GRAIN);
+		return;
+	}
+	top = fls_sz(size);
+	*fl = top - SMALL_SHIFT + 1;
+	*sl = (unsigned int)(size >> (top - SL_SHIFT)) & (SL_COUNT - 1);
+}
+
+/* The first list all of whose blocks hold @size bytes. */
+static void mapping_search(size_t size, unsigned int *fl, unsigned int *sl)
+{
+	if (size >= SMALL)
+		size += ((size_t)1 << (fls_sz(size) - SL_SHIFT)) - 1;
+	mapping(size, fl, sl);
+}
+
+/* The smallest size list (@fl, @sl) holds. */
+static size_t list_floor(unsigned int fl, unsigned int sl)
+{
+	if (fl == 0)
+		return sl * GRAIN;
+	return ((size_t)SL_COUNT + sl) << (fl + SMALL_SHIFT - 1 - SL_SHIFT);
+}
+
+static void insert(struct itlsf *t, struct block *b)
+{
+	unsigned int fl, sl;
+	struct block *h;
+
+	mapping(bsize(b), &fl, &sl);
+	h = t->head[fl][sl];
+	b->next_free = h;
+	b->prev_free = NULL;
+	if (h)
+		h->prev_free = b;
+	t->head[fl][sl] = b;
+	t->sl_map[fl] |= 1U << sl;
+	t->fl_map |= 1ULL << fl;
+}
+
+static void unlink_from(struct itlsf *t, struct block *b, unsigned int fl, unsigned int sl)
+{
+	struct block *n = b->next_free, *p = b->prev_free;
+
+	if (n)
+		n->prev_free = p;
+	if (p) {
+		p->next_free = n;
+		return;
+	}
+	t->head[fl][sl] = n;
+	if (!n) {
+		t->sl_map[fl] &= ~(1U << sl);
+		if (!t->sl_map[fl])
+			t->fl_map &= ~(1ULL << fl);
+	}
+}
+
+static void unlink_block(struct itlsf *t, struct block *b)
+{
+	unsigned int fl, sl;
+
+	mapping(bsize(b), &fl, &sl);
+	unlink_from(t, b, fl, sl);
+}
+
+/* A non-empty list at or above (@fl, @sl), or false. */
+static bool find_list(const struct itlsf *t, unsigned int *fl, unsigned int *sl)
+{
+	uint32_t sls = t->sl_map[*fl] & (~0U << *sl);
+
+	if (!sls) {
+		uint64_t fls;
+
+		if (*fl + 1 >= FL_COUNT)
+			return false;
+		fls = t->fl_map & (~0ULL << (*fl + 1));
+		if (!fls)
+			return false;
+		*fl = (unsigned int)__builtin_ctzll(fls);
+		sls = t->sl_map[*fl];
+	}
+	*sl = (unsigned int)__builtin_ctz(sls);
+	return true;
+}
+
+struct itlsf *itlsf_create(void *mem, size_t bytes)
+{
+	struct itlsf *t;
+	struct block *first;
+
+	bytes &= ~(GRAIN - 1);
+	if (!mem || (uintptr_t)mem % GRAIN || bytes < 2 * ITLSF_MIN_BLOCK)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->base = mem;
+	first = at(mem);
+	t->end = at((char *)mem + bytes - ITLSF_HEADER);
+	first->prev_phys = NULL;
+	first->size = (bytes - ITLSF_HEADER) | FREE;
+	t->end->prev_phys = first;
+	t->end->size = PREV_FREE;
+	t->free_bytes = bytes - ITLSF_HEADER;
+	insert(t, first);
+	return t;
+}
+
+void itlsf_destroy(struct itlsf *t)
+{
+	free(t);
+}
+
+size_t itlsf_block_bytes(size_t bytes)
+{
+	if (bytes > SIZE_MAX / 4)
+		return 0;
+	bytes = (bytes + GRAIN - 1) & ~(GRAIN - 1);
+	bytes += ITLSF_HEADER;
+	return bytes < ITLSF_MIN_BLOCK ? ITLSF_MIN_BLOCK : bytes;
+}
+
+void *itlsf_alloc(struct itlsf *t, size_t bytes)
+{
+	size_t need = itlsf_block_bytes(bytes ? bytes : 1), have;
+	unsigned int fl, sl;
+	struct block *b, *next;
+
+	if (!need)
+		return NULL;
+	mapping_search(need, &fl, &sl);
+	if (fl >= FL_COUNT || !find_list(t, &fl, &sl))
+		return NULL;
+	b = t->head[fl][sl];
+	unlink_from(t, b, fl, sl);
+	have = bsize(b);
+	next = next_phys(b);
+	if (have - need >= ITLSF_MIN_BLOCK) {
+		struct block *rest = at((char *)b + need);
+
+		rest->prev_phys = b;
+		rest->size = (have - need) | FREE;
+		next->prev_phys = rest;
+		insert(t, rest);
+		b->size = need | (b->size & PREV_FREE);
+	} else {
+		b->size &= ~FREE;
+		next->size &= ~PREV_FREE;
+	}
+	t->free_bytes -= bsize(b);
+	return (char *)b + ITLSF_HEADER;
+}
+
+/* Could @p be a payload this pool handed out? */
+static bool payload_ok(const struct itlsf *t, const void *p)
+{
+	const char *c = p;
+
+	return c >= t->base + ITLSF_HEADER && c < (const char *)t->end &&
+	       (uintptr_t)(c - t->base) % GRAIN == 0;
+}
+
+int itlsf_free(struct itlsf *t, void *p)
+{
+	struct block *b, *next;
+
+	if (!payload_ok(t, p))
+		return -1;
+	b = at((char *)p - ITLSF_HEADER);
+	if ((b->size & FREE) || bsize(b) < ITLSF_MIN_BLOCK ||
+	    bsize(b) > (size_t)((char *)t->end - (char *)b))
+		return -1;
+	t->free_bytes += bsize(b);
+	next = next_phys(b);
+	if (b->size & PREV_FREE) {
+		struct block *prev = b->prev_phys;
+
+		unlink_block(t, prev);
+		prev->size += bsize(b);
+		b = prev;
+	}
+	if (next->size & FREE) {
+		unlink_block(t, next);
+		b->size += bsize(next);
+		next = next_phys(b);
+	}
+	b->size |= FREE;
+	next->prev_phys = b;
+	next->size |= PREV_FREE;
+	insert(t, b);
+	return 0;
+}
+
+size_t itlsf_free_bytes(const struct itlsf *t)
+{
+	return t->free_bytes;
+}
+
+size_t itlsf_largest_free(const struct itlsf *t)
+{
+	unsigned int fl, sl;
+
+	if (!t->fl_map)
+		return 0;
+	/* A request rounds up to a list bound: the top list's floor is the
+	 * largest block every request that reaches it is sure to find. */
+	fl = fls_sz(t->fl_map);
+	sl = fls_sz(t->sl_map[fl]);
+	return list_floor(fl, sl) - ITLSF_HEADER;
+}
+
+size_t itlsf_control_bytes(const struct itlsf *t)
+{
+	return sizeof(*t);
+}
+
+/* itlsf_check()'s walk in address order; 0 or the rule broken. */
+static int check_blocks(const struct itlsf *t, size_t *nfree)
+{
+	struct block *b = at(t->base), *prev = NULL;
+	bool prev_free = false;
+	size_t sum = 0;
+
+	*nfree = 0;
+	while (b != t->end) {
+		size_t size = bsize(b);
+		bool is_free = b->size & FREE;
+		unsigned int fl, sl;
+
+		if (size < ITLSF_MIN_BLOCK || size > (size_t)((char *)t->end - (char *)b))
+			return 1;
+		if (b->prev_phys != prev)
+			return 2;
+		if (!(b->size & PREV_FREE) != !prev_free)
+			return 3;
+		if (is_free && prev_free)
+			return 4;
+		if (is_free) {
+			mapping(size, &fl, &sl);
+			if (!(t->sl_map[fl] & 1U << sl))
+				return 5;
+			++*nfree;
+			sum += size;
+		}
+		prev = b;
+		prev_free = is_free;
+		b = at((char *)b + size);
+	}
+	if (t->end->prev_phys != prev)
+		return 2;
+	if (!(t->end->size & PREV_FREE) != !prev_free)
+		return 3;
+	if (t->end->size & ~PREV_FREE)
+		return 6;
+	return sum == t->free_bytes ? 0 : 7;
+}
+
+/* itlsf_check()'s walk of the lists; 0 or the rule broken. */
+static int check_lists(const struct itlsf *t, size_t nfree)
+{
+	size_t count = 0;
+	unsigned int fl, sl, f, s;
+
+	for (fl = 0; fl < FL_COUNT; fl++) {
+		if (!(t->fl_map >> fl & 1) != !t->sl_map[fl] || t->sl_map[fl] >> SL_COUNT)
+			return 8;
+		for (sl = 0; sl < SL_COUNT; sl++) {
+			struct block *x, *pv = NULL;
+
+			if (!(t->sl_map[fl] >> sl & 1) != !t->head[fl][sl])
+				return 8;
+			for (x = t->head[fl][sl]; x; pv = x, x = x->next_free) {
+				if (!payload_ok(t, (char *)x + ITLSF_HEADER) || !(x->size & FREE))
+					return 9;
+				mapping(bsize(x), &f, &s);
+				if (f != fl || s != sl)
+					return 10;
+				if (x->prev_free != pv)
+					return 11;
+				if (++count > nfree)
+					return 12;
+			}
+		}
+	}
+	return count == nfree ? 0 : 12;
+}
+
+int itlsf_check(const struct itlsf *t)
+{
+	size_t nfree;
+	int rule = check_blocks(t, &nfree);
+
+	return rule ? rule : check_lists(t, nfree);
+}
