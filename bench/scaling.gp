@@ -11,9 +11,10 @@ set xlabel 'pool size (bytes)'
 set ylabel 'ns per pair (median)'
 set key outside right
 set grid ytics
-# The 8-byte-granule engines, the buddy and the yardstick: all of them would
-# be a tangle.  Solid: this library; dashed: the kernel's linear search.
-ours = 'buddy compat ff8 bf8 ffo8 ffa8 tlsf8'
+# The 8-byte-granule engines, the buddy and the two TLSF yardsticks: all of
+# them would be a tangle.  Solid: this library and the yardsticks; dashed:
+# the kernel's linear search.
+ours = 'buddy compat ff8 bf8 ffo8 ffa8 tlsfi8 tlsf8'
 kernel = 'kff8 kbf8 kffo8 kffa8'
 set xrange [5e5:2e9]
 series(e) = '< awk -F, -v e='.e.' ''NR>1 && $2==50 && $3==1 && $4==e {print $1","$5}'' speed.csv'

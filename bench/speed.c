@@ -20,9 +20,12 @@
  *
  * Besides the library's engines it times the modern engine on the kernel's
  * lock-free path (kff8, kbf8, kffo8: the linear bitmap search the index
- * replaces, same addresses) and a TLSF-style allocator (tlsf8, bench/tlsf.c),
- * and sums them up in one table: how many times faster the index is than
- * the linear search, and how it stands against TLSF.  --sizes fixes the
+ * replaces, same addresses) and two TLSF yardsticks: TLSF as published,
+ * its headers in the pool's memory (tlsfi8, bench/tlsf_inband.c), and a
+ * TLSF-style allocator that keeps its blocks out of band as genalloc must
+ * (tlsf8, bench/tlsf.c), and sums them up in one table: how many times
+ * faster the index is than the linear search, and how it stands against
+ * each TLSF.  --sizes fixes the
  * request sizes instead of scaling them with the pool, so that the cost
  * growth with the pool size is measured on one workload.
  *
@@ -768,7 +771,7 @@ static void print_index_summary(const struct settings *s)
 {
 	static const char *const pairs[][2] = {
 		{ "kff8", "ff8" }, { "kbf8", "bf8" }, { "kffo8", "ffo8" }, { "kffa8", "ffa8" },
-		{ "ff8", "tlsf8" },
+		{ "ff8", "tlsfi8" }, { "ff8", "tlsf8" },
 	};
 	size_t pi, oi, ti, k;
 	char a[32];
@@ -779,10 +782,11 @@ static void print_index_summary(const struct settings *s)
 		for (ti = 0; ti < s->nr_threads; ti++) {
 			printf("\nINDEX vs LINEAR: times faster than the kernel's linear search "
 			       "(same addresses), %zu%% full, %zu thread%s;\n"
-			       "  last column: ff8's time over TLSF's (2.0 = twice as slow)\n",
+			       "  last columns: ff8's time over TLSF's (2.0 = twice as slow), TLSF as\n"
+			       "  published (tlsfi8: headers in the pool) and out of band (tlsf8)\n",
 			       s->occ[oi], s->threads[ti], s->threads[ti] > 1 ? "s" : "");
-			printf("  %-6s %9s %9s %9s %9s %9s %9s\n", "pool", "ff8 ns", "ff x",
-			       "bf x", "ffo x", "ffa x", "ff/tlsf");
+			printf("  %-6s %9s %9s %9s %9s %9s %9s %9s\n", "pool", "ff8 ns", "ff x",
+			       "bf x", "ffo x", "ffa x", "ff/tlsfi", "ff/tlsf");
 			for (pi = 0; pi < s->nr_pools; pi++) {
 				printf("  %-6s %9.1f", hsize(a, sizeof(a), s->pools[pi]),
 				       result(s, pi, oi, ti, engine_index(s, "ff8"))->median);
@@ -1311,8 +1315,9 @@ static void usage(FILE *f)
 "                        50,90)\n"
 "  -t, --threads LIST    thread counts (default 1,2; at most 8)\n"
 "  -e, --engines LIST    engines (default: all: genalloc-compare --list, and\n"
-"                        kff8, kbf8, kffo8 (kernel linear path), tlsf8;\n"
-"                        'harness' times the loop alone like an engine)\n"
+"                        kff8, kbf8, kffo8 (kernel linear path), tlsfi8,\n"
+"                        tlsf8; 'harness' times the loop alone like an\n"
+"                        engine)\n"
 "  -r, --runs N          runs per point, 1 to 64; the median is reported\n"
 "                        (default 5)\n"
 "  -n, --pairs N         pairs per run (default 20000)\n"
