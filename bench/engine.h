@@ -133,7 +133,7 @@ extern const size_t bench_nr_engines_modern;
 /*
  * Only genalloc-speed lists these (bench_speed_engine_list()): the modern
  * engine on the kernel's lock-free linear path, first fit aligned to a
- * page (ffa8, kffa8), and the TLSF-style yardstick (bench/engine_tlsf.c).
+ * page (ffa8, kffa8), and the two TLSF yardsticks (bench/engine_tlsf.c).
  */
 extern const struct bench_engine bench_engines_modern_lockless[];
 extern const size_t bench_nr_engines_modern_lockless;
