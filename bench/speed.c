@@ -25,9 +25,9 @@
  * TLSF-style allocator that keeps its blocks out of band as genalloc must
  * (tlsf8, bench/tlsf.c), and sums them up in one table: how many times
  * faster the index is than the linear search, and how it stands against
- * each TLSF.  --sizes fixes the
- * request sizes instead of scaling them with the pool, so that the cost
- * growth with the pool size is measured on one workload.
+ * each TLSF.  --sizes fixes the request sizes instead of scaling them with
+ * the pool, so that the cost growth with the pool size is measured on one
+ * workload.
  *
  * Every table also gives the harness: the same loop timed on an engine that
  * does nothing (bench/engine_noop.c), i.e. what the victim pick, the size
