@@ -6,7 +6,8 @@
  *
  * Design (after Masmano et al.'s TLSF): free blocks are kept in lists by
  * size class, first level floor(log2(size)), second level the next 4 bits
- * (16 lists per power of two); a bitmap of non-empty first levels and one
+ * (16 lists per power of two; bench/tlsf_lists.h, shared with the in-band
+ * TLSF); a bitmap of non-empty first levels and one
  * of non-empty lists per first level find a list whose every block fits in
  * two find-first-set instructions.  A request is rounded up to its list's
  * upper bound ("good fit"), the block found is split, the remainder goes
@@ -23,9 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SL_SHIFT 4
-#define SL_COUNT (1U << SL_SHIFT)
-#define FL_COUNT 64
+#include "tlsf_lists.h"
+
 #define NIL UINT32_MAX
 
 struct tlsf_node {
@@ -41,36 +41,11 @@ struct tlsf {
 	struct tlsf_node *node;
 	uint32_t nr_nodes, cap_nodes, spare;	/* spare: stack of unused nodes */
 	uint32_t *spare_next;
-	uint64_t fl_map;
-	uint32_t sl_map[FL_COUNT];
-	uint32_t head[FL_COUNT][SL_COUNT];
+	struct tlsf_maps maps;
+	uint32_t head[TLSF_FL_COUNT][TLSF_SL_COUNT];
 	uint32_t *hash;			/* offset -> node, open addressing */
 	unsigned long hash_mask;
 };
-
-static unsigned int fls_ul(unsigned long x)
-{
-	return (unsigned int)(63 - __builtin_clzl(x));
-}
-
-static void mapping(unsigned long size, unsigned int *fl, unsigned int *sl)
-{
-	if (size < SL_COUNT) {
-		*fl = 0;
-		*sl = (unsigned int)size;
-		return;
-	}
-	*fl = fls_ul(size) - SL_SHIFT + 1;
-	*sl = (unsigned int)(size >> (*fl - 1)) & (SL_COUNT - 1);
-}
-
-/* The list whose blocks all hold @size: round up to the next list bound. */
-static void mapping_search(unsigned long size, unsigned int *fl, unsigned int *sl)
-{
-	if (size >= SL_COUNT)
-		size += (1UL << (fls_ul(size) - SL_SHIFT)) - 1;
-	mapping(size, fl, sl);
-}
 
 static unsigned long hash_of(const struct tlsf *t, unsigned long off)
 {
@@ -172,15 +147,14 @@ static void list_insert(struct tlsf *t, uint32_t n)
 	struct tlsf_node *b = &t->node[n];
 	unsigned int fl, sl;
 
-	mapping(b->size, &fl, &sl);
+	tlsf_map(b->size, &fl, &sl);
 	b->free = 1;
 	b->prev_free = NIL;
 	b->next_free = t->head[fl][sl];
 	if (b->next_free != NIL)
 		t->node[b->next_free].prev_free = n;
 	t->head[fl][sl] = n;
-	t->fl_map |= 1ULL << fl;
-	t->sl_map[fl] |= 1U << sl;
+	tlsf_maps_set(&t->maps, fl, sl);
 }
 
 static void list_remove(struct tlsf *t, uint32_t n)
@@ -188,18 +162,15 @@ static void list_remove(struct tlsf *t, uint32_t n)
 	struct tlsf_node *b = &t->node[n];
 	unsigned int fl, sl;
 
-	mapping(b->size, &fl, &sl);
+	tlsf_map(b->size, &fl, &sl);
 	if (b->prev_free != NIL)
 		t->node[b->prev_free].next_free = b->next_free;
 	else
 		t->head[fl][sl] = b->next_free;
 	if (b->next_free != NIL)
 		t->node[b->next_free].prev_free = b->prev_free;
-	if (t->head[fl][sl] == NIL) {
-		t->sl_map[fl] &= ~(1U << sl);
-		if (!t->sl_map[fl])
-			t->fl_map &= ~(1ULL << fl);
-	}
+	if (t->head[fl][sl] == NIL)
+		tlsf_maps_clear(&t->maps, fl, sl);
 	b->free = 0;
 }
 
@@ -271,23 +242,13 @@ long tlsf_alloc(struct tlsf *t, unsigned long bytes)
 {
 	unsigned long size = (bytes + (1UL << t->order) - 1) >> t->order;
 	unsigned int fl, sl;
-	uint32_t sl_bits, n;
-	uint64_t fl_bits;
+	uint32_t n;
 
 	if (!size)
 		size = 1;
-	mapping_search(size, &fl, &sl);
-	if (fl >= FL_COUNT)
+	tlsf_map_search(size, &fl, &sl);
+	if (!tlsf_maps_find(&t->maps, &fl, &sl))
 		return -1;
-	sl_bits = t->sl_map[fl] & (~0U << sl);
-	if (!sl_bits) {
-		fl_bits = fl + 1 < FL_COUNT ? t->fl_map & (~0ULL << (fl + 1)) : 0;
-		if (!fl_bits)
-			return -1;
-		fl = (unsigned int)__builtin_ctzll(fl_bits);
-		sl_bits = t->sl_map[fl];
-	}
-	sl = (unsigned int)__builtin_ctz(sl_bits);
 	n = t->head[fl][sl];
 	list_remove(t, n);
 	split(t, n, size);
@@ -347,10 +308,8 @@ size_t tlsf_largest_free(const struct tlsf *t)
 	unsigned int fl, sl;
 	uint32_t n;
 
-	if (!t->fl_map)
+	if (!tlsf_maps_top(&t->maps, &fl, &sl))
 		return 0;
-	fl = fls_ul(t->fl_map);
-	sl = fls_ul(t->sl_map[fl]);
 	for (n = t->head[fl][sl]; n != NIL; n = t->node[n].next_free)
 		if (t->node[n].size > best)
 			best = t->node[n].size;

@@ -22,9 +22,10 @@
  * The pool ends with a header of size 0, always used, so that no merge
  * runs off the end.
  *
- * Lists: by size, first level floor(log2(size)), second level the next 4
- * bits (16 lists per power of two, as bench/tlsf.c), sizes below 128 bytes
- * one list per 8 bytes.  A bitmap of non-empty first levels and one of
+ * Lists: by size in 8-byte granules, the classes of bench/tlsf.c
+ * (bench/tlsf_lists.h): first level floor(log2(size)), second level the
+ * next 4 bits (16 lists per power of two), sizes below 128 bytes one list
+ * per 8 bytes.  A bitmap of non-empty first levels and one of
  * non-empty lists per first level find, in two find-first-set
  * instructions, a list whose every block fits the request rounded up to
  * the next list bound ("good fit").  The block found is split when the
@@ -37,13 +38,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "tlsf_lists.h"
+
 #define GRAIN 8UL
-#define SL_SHIFT 4
-#define SL_COUNT (1U << SL_SHIFT)
-/* Sizes below SMALL map to first level 0, one list per GRAIN. */
-#define SMALL ((size_t)SL_COUNT * GRAIN)
-#define SMALL_SHIFT 7		/* log2(SMALL) */
-#define FL_COUNT 64
 #define FREE 1UL
 #define PREV_FREE 2UL
 #define FLAGS (FREE | PREV_FREE)
@@ -60,9 +57,8 @@ struct itlsf {
 	char *base;
 	struct block *end;	/* the closing header of size 0 */
 	size_t free_bytes;
-	uint64_t fl_map;
-	uint32_t sl_map[FL_COUNT];
-	struct block *head[FL_COUNT][SL_COUNT];
+	struct tlsf_maps maps;
+	struct block *head[TLSF_FL_COUNT][TLSF_SL_COUNT];
 };
 
 static struct block *at(void *p)
@@ -80,40 +76,10 @@ static struct block *next_phys(struct block *b)
 	return at((char *)b + bsize(b));
 }
 
-static unsigned int fls_sz(size_t x)
-{
-	return (unsigned int)(63 - __builtin_clzl(x));
-}
-
-/* The list that holds blocks of @size bytes. */
+/* The list that holds a block of @size bytes (a multiple of GRAIN). */
 static void mapping(size_t size, unsigned int *fl, unsigned int *sl)
 {
-	unsigned int top;
-
-	if (size < SMALL) {
-		*fl = 0;
-		*sl = (unsigned int)(size / GRAIN);
-		return;
-	}
-	top = fls_sz(size);
-	*fl = top - SMALL_SHIFT + 1;
-	*sl = (unsigned int)(size >> (top - SL_SHIFT)) & (SL_COUNT - 1);
-}
-
-/* The first list all of whose blocks hold @size bytes. */
-static void mapping_search(size_t size, unsigned int *fl, unsigned int *sl)
-{
-	if (size >= SMALL)
-		size += ((size_t)1 << (fls_sz(size) - SL_SHIFT)) - 1;
-	mapping(size, fl, sl);
-}
-
-/* The smallest size list (@fl, @sl) holds. */
-static size_t list_floor(unsigned int fl, unsigned int sl)
-{
-	if (fl == 0)
-		return sl * GRAIN;
-	return ((size_t)SL_COUNT + sl) << (fl + SMALL_SHIFT - 1 - SL_SHIFT);
+	tlsf_map(size / GRAIN, fl, sl);
 }
 
 static void insert(struct itlsf *t, struct block *b)
@@ -128,8 +94,7 @@ static void insert(struct itlsf *t, struct block *b)
 	if (h)
 		h->prev_free = b;
 	t->head[fl][sl] = b;
-	t->sl_map[fl] |= 1U << sl;
-	t->fl_map |= 1ULL << fl;
+	tlsf_maps_set(&t->maps, fl, sl);
 }
 
 static void unlink_from(struct itlsf *t, struct block *b, unsigned int fl, unsigned int sl)
@@ -143,11 +108,8 @@ static void unlink_from(struct itlsf *t, struct block *b, unsigned int fl, unsig
 		return;
 	}
 	t->head[fl][sl] = n;
-	if (!n) {
-		t->sl_map[fl] &= ~(1U << sl);
-		if (!t->sl_map[fl])
-			t->fl_map &= ~(1ULL << fl);
-	}
+	if (!n)
+		tlsf_maps_clear(&t->maps, fl, sl);
 }
 
 static void unlink_block(struct itlsf *t, struct block *b)
@@ -156,26 +118,6 @@ static void unlink_block(struct itlsf *t, struct block *b)
 
 	mapping(bsize(b), &fl, &sl);
 	unlink_from(t, b, fl, sl);
-}
-
-/* A non-empty list at or above (@fl, @sl), or false. */
-static bool find_list(const struct itlsf *t, unsigned int *fl, unsigned int *sl)
-{
-	uint32_t sls = t->sl_map[*fl] & (~0U << *sl);
-
-	if (!sls) {
-		uint64_t fls;
-
-		if (*fl + 1 >= FL_COUNT)
-			return false;
-		fls = t->fl_map & (~0ULL << (*fl + 1));
-		if (!fls)
-			return false;
-		*fl = (unsigned int)__builtin_ctzll(fls);
-		sls = t->sl_map[*fl];
-	}
-	*sl = (unsigned int)__builtin_ctz(sls);
-	return true;
 }
 
 struct itlsf *itlsf_create(void *mem, size_t bytes)
@@ -223,8 +165,8 @@ void *itlsf_alloc(struct itlsf *t, size_t bytes)
 
 	if (!need)
 		return NULL;
-	mapping_search(need, &fl, &sl);
-	if (fl >= FL_COUNT || !find_list(t, &fl, &sl))
+	tlsf_map_search(need / GRAIN, &fl, &sl);
+	if (!tlsf_maps_find(&t->maps, &fl, &sl))
 		return NULL;
 	b = t->head[fl][sl];
 	unlink_from(t, b, fl, sl);
@@ -295,13 +237,11 @@ size_t itlsf_largest_free(const struct itlsf *t)
 {
 	unsigned int fl, sl;
 
-	if (!t->fl_map)
+	if (!tlsf_maps_top(&t->maps, &fl, &sl))
 		return 0;
 	/* A request rounds up to a list bound: the top list's floor is the
 	 * largest block every request that reaches it is sure to find. */
-	fl = fls_sz(t->fl_map);
-	sl = fls_sz(t->sl_map[fl]);
-	return list_floor(fl, sl) - ITLSF_HEADER;
+	return tlsf_list_floor(fl, sl) * GRAIN - ITLSF_HEADER;
 }
 
 size_t itlsf_control_bytes(const struct itlsf *t)
@@ -332,7 +272,7 @@ static int check_blocks(const struct itlsf *t, size_t *nfree)
 			return 4;
 		if (is_free) {
 			mapping(size, &fl, &sl);
-			if (!(t->sl_map[fl] & 1U << sl))
+			if (!(t->maps.sl_map[fl] & 1U << sl))
 				return 5;
 			++*nfree;
 			sum += size;
@@ -356,13 +296,15 @@ static int check_lists(const struct itlsf *t, size_t nfree)
 	size_t count = 0;
 	unsigned int fl, sl, f, s;
 
-	for (fl = 0; fl < FL_COUNT; fl++) {
-		if (!(t->fl_map >> fl & 1) != !t->sl_map[fl] || t->sl_map[fl] >> SL_COUNT)
+	for (fl = 0; fl < TLSF_FL_COUNT; fl++) {
+		uint32_t sls = t->maps.sl_map[fl];
+
+		if (!(t->maps.fl_map >> fl & 1) != !sls || sls >> TLSF_SL_COUNT)
 			return 8;
-		for (sl = 0; sl < SL_COUNT; sl++) {
+		for (sl = 0; sl < TLSF_SL_COUNT; sl++) {
 			struct block *x, *pv = NULL;
 
-			if (!(t->sl_map[fl] >> sl & 1) != !t->head[fl][sl])
+			if (!(sls >> sl & 1) != !t->head[fl][sl])
 				return 8;
 			for (x = t->head[fl][sl]; x; pv = x, x = x->next_free) {
 				if (!payload_ok(t, (char *)x + ITLSF_HEADER) || !(x->size & FREE))
