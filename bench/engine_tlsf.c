@@ -22,8 +22,6 @@ struct locked_tlsf {
 	struct itlsf *it;
 };
 
-#define INBAND(p) ((p)->engine->arg)
-
 static struct bench_pool *tlsf_pool_create(const struct bench_engine *e,
 					   const struct bench_pool_config *cfg)
 {
@@ -39,12 +37,12 @@ static struct bench_pool *tlsf_pool_create(const struct bench_engine *e,
 	p->cfg = *cfg;
 	/* The in-band allocator needs memory to write in, whatever @cfg says. */
 	if (bench_chunks_init(&p->chunks, cfg->chunk_size, cfg->capacity,
-			      INBAND(p) ? 0 : cfg->fake))
+			      e->arg ? 0 : cfg->fake))
 		goto fail;
 	p->chunks.obtained = cfg->capacity;
 	lt = calloc(1, sizeof(*lt));
 	if (lt) {
-		if (INBAND(p)) {
+		if (e->arg) {
 			/* Memory a program hands to TLSF is memory it has: fault
 			 * it in now, not in the timed pairs that first split it. */
 			memset((void *)p->chunks.base, 0, cfg->capacity);
