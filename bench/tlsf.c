@@ -39,7 +39,7 @@ struct tlsf {
 	int order;
 	unsigned long total, used;	/* granules */
 	struct tlsf_node *node;
-	uint32_t nr_nodes, cap_nodes, spare;	/* spare: stack of unused nodes */
+	uint32_t cap_nodes, spare;	/* spare: stack of unused nodes */
 	uint32_t *spare_next;
 	struct tlsf_maps maps;
 	uint32_t head[TLSF_FL_COUNT][TLSF_SL_COUNT];
@@ -63,7 +63,7 @@ static void hash_put(struct tlsf *t, unsigned long off, uint32_t n)
 
 static uint32_t hash_take(struct tlsf *t, unsigned long off)
 {
-	unsigned long h = hash_of(t, off), j, k;
+	unsigned long h = hash_of(t, off), j;
 	uint32_t n;
 
 	while (t->hash[h] != NIL && t->node[t->hash[h]].off != off)
@@ -74,7 +74,8 @@ static uint32_t hash_take(struct tlsf *t, unsigned long off)
 	/* Backward-shift deletion keeps the probe chains intact. */
 	t->hash[h] = NIL;
 	for (j = (h + 1) & t->hash_mask; t->hash[j] != NIL; j = (j + 1) & t->hash_mask) {
-		k = hash_of(t, t->node[t->hash[j]].off);
+		unsigned long k = hash_of(t, t->node[t->hash[j]].off);
+
 		if ((j > h && (k <= h || k > j)) || (j < h && k <= h && k > j)) {
 			t->hash[h] = t->hash[j];
 			t->hash[j] = NIL;
