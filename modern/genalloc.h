@@ -769,8 +769,9 @@ static inline void *gen_pool_dma_zalloc_align(struct gen_pool *pool, size_t size
  * gen_pool_free_owner() - give back a block, report its chunk's owner
  * @pool:  the pool (NULL: WARN EINVAL)
  * @addr:  the block's address
- * @size:  the size passed to the allocation (rounded up to granules); 0 is
- *         a no-op
+ * @size:  the size passed to the allocation (rounded up to granules); 0
+ *         frees nothing, but as in the kernel @addr must lie in a chunk
+ *         (EFOREIGN otherwise) and @owner receives that chunk's owner
  * @owner: if not NULL, receives the chunk's owner (NULL on failure)
  *
  * Lock-free in lock-free mode, under the pool's lock in indexed mode (the

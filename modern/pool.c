@@ -693,6 +693,9 @@ struct free_error {
 	const char *msg;
 };
 
+/* An address outside every chunk, whatever the size. */
+static const struct free_error foreign = { GENALLOC_EFOREIGN, "address is in no chunk of the pool" };
+
 /* The bitmap check's verdict, the same from either mode's release. */
 static const struct free_error already_free = { GENALLOC_EDOUBLEFREE,
 						"part of the range is already free" };
@@ -710,7 +713,7 @@ static bool free_range_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 	unsigned long off, n;
 
 	if (!chunk) {
-		*err = (struct free_error){ GENALLOC_EFOREIGN, "address is in no chunk of the pool" };
+		*err = foreign;
 		return false;
 	}
 	off = addr - chunk->start_addr;
@@ -790,6 +793,21 @@ free_lockless(struct gen_pool *pool, unsigned long addr, size_t size,
 	return true;
 }
 
+/* Size 0 frees no granule, but as in the kernel the address must lie in
+ * a chunk (its BUG() otherwise), and that chunk's owner is reported. */
+static MODERN_NOINLINE void free_nothing(struct gen_pool *pool, unsigned long addr,
+					 void **owner, const char *func)
+{
+	struct gen_pool_chunk *chunk = find_chunk(pool, addr);
+
+	if (!chunk) {
+		genalloc_report(GENALLOC_BUG, foreign.code, func, pool, addr, 0, foreign.msg);
+		return;
+	}
+	if (owner)
+		*owner = chunk->owner;
+}
+
 /*
  * Forced inline, with free_indexed(), into both entry points:
  * gen_pool_free()'s copy then carries no owner and no name through the
@@ -806,8 +824,12 @@ free_block(struct gen_pool *pool, unsigned long addr, size_t size, void **owner,
 
 	if (owner)
 		*owner = NULL;
-	if (!pool_ok(pool, func) || size == 0)
+	if (!pool_ok(pool, func))
 		return;
+	if (size == 0) {
+		free_nothing(pool, addr, owner, func);
+		return;
+	}
 	if (pool->lockless)
 		ok = free_lockless(pool, addr, size, &err, &chunk);
 	else

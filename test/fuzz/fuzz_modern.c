@@ -680,7 +680,14 @@ static void misuse_quiet(struct run *r, unsigned sub)
 
 	if (sub == 0) {
 		FUZZ_CHECK(!gen_pool_alloc(r->pool, 0), "alloc of 0");
-		gen_pool_free(r->pool, ADDR_BASE + fuzz_u16(&r->in), 0);
+		/* A free of 0 frees nothing, but its address must be in a chunk. */
+		a = ADDR_BASE + fuzz_u16(&r->in);
+		if (!gen_pool_has_addr(r->pool, a, 0)) {
+			gen_pool_free(r->pool, a, 0);
+			fuzz_expect_report(GENALLOC_BUG, GENALLOC_EFOREIGN, "free of 0, no chunk");
+			return;
+		}
+		gen_pool_free(r->pool, a, 0);
 	} else {
 		static const size_t huge[] = { SIZE_MAX, SIZE_MAX - 1, (size_t)UINT_MAX + 1 };
 

@@ -312,12 +312,47 @@ START_TEST(free_misuse_leaves_pool_unchanged)
 	ck_assert_int_eq(errors_seen(), 0);
 	free_must_fail(pool, 0x20020, 0x60, GENALLOC_EDOUBLEFREE);	/* twice */
 	free_must_fail(pool, 0x20010, 0x20, GENALLOC_EDOUBLEFREE);	/* overlaps the freed */
-	/* size 0 is a no-op, even for a foreign address */
-	gen_pool_free(pool, 0x30000, 0);
-	ck_assert_int_eq(errors_seen(), 0);
+	free_must_fail(pool, 0x30000, 0, GENALLOC_EFOREIGN);	/* size 0 too: the kernel BUG()s */
 	gen_pool_free(pool, 0x20000, 0x20);
 	gen_pool_free(pool, 0x10000, 0x30);
 	ck_assert_uint_eq(gen_pool_avail(pool), gen_pool_size(pool));
+	ck_assert_int_eq(errors_seen(), 0);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/*
+ * Size 0 frees nothing, as in the kernel, where nbits is 0 but the chunk is
+ * still looked up: its owner is reported, and an address in no chunk is
+ * still a BUG.  In both modes (_i = 1: lock-free).
+ */
+START_TEST(free_of_size_zero_still_needs_a_chunk)
+{
+	struct gen_pool *pool = fixture();
+	struct snapshot s;
+	void *owner = &owner;
+	int tag;
+
+	ck_assert_int_eq(gen_pool_add_owner(pool, 0x40000, 0x5000, 0x100, -1, &tag), 0);
+	if (_i)
+		gen_pool_set_lockless(pool, true);
+	capture_errors();
+	take(pool, &s);
+	gen_pool_free_owner(pool, 0x40000, 0, &owner);		/* a free granule */
+	ck_assert_ptr_eq(owner, &tag);
+	owner = &owner;
+	gen_pool_free_owner(pool, 0x400ff, 0, &owner);		/* the last byte, unaligned */
+	ck_assert_ptr_eq(owner, &tag);
+	gen_pool_free_owner(pool, 0x20000, 0, &owner);		/* live, no owner */
+	ck_assert_ptr_null(owner);
+	gen_pool_free(pool, 0x10100, 0);			/* the sub-granule tail */
+	ck_assert_int_eq(errors_seen(), 0);
+	assert_unchanged(pool, &s);
+	free_must_fail(pool, 0x40100, 0, GENALLOC_EFOREIGN);	/* one past the end */
+	free_must_fail(pool, 0x3ffff, 0, GENALLOC_EFOREIGN);	/* one before */
+	gen_pool_free(pool, 0x20000, 0x20);
+	gen_pool_free(pool, 0x20020, 0x60);
+	gen_pool_free(pool, 0x10000, 0x30);
 	ck_assert_int_eq(errors_seen(), 0);
 	gen_pool_destroy(pool);
 }
@@ -554,6 +589,7 @@ Suite *modern_misuse_suite(void)
 	tcase_add_test(tc, alloc_overflowing_sizes_refused_quietly);
 	tcase_add_test(tc, free_misuse_leaves_pool_unchanged);
 	tcase_add_test(tc, free_outside_the_only_chunk_is_foreign);
+	tcase_add_loop_test(tc, free_of_size_zero_still_needs_a_chunk, 0, 2);
 	tcase_add_test(tc, partial_free_is_what_a_bitmap_allows);
 	tcase_add_test(tc, destroy_with_live_blocks_is_refused);
 	tcase_add_test(tc, queries_on_null_pool);
