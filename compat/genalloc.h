@@ -271,7 +271,9 @@ GENALLOC_API unsigned long compat_gen_pool_alloc(struct gen_pool *pool, int size
  * If [@addr, @addr + rounded @size) lies wholly outside the memory the pool
  * knows, it is donated: it becomes pool memory (donated_bytes) and is free.
  *
- * @size above the chunk size: nothing happens, no report (2005).
+ * @size above the chunk size: nothing happens, no report (2005), once the
+ * three WARN checks below have passed (a NULL @pool, a negative @size or
+ * @addr 0 is reported first).
  *
  * Misuse (nothing changes when the hook returns):
  *  - NULL @pool, negative @size, @addr 0: WARN EINVAL.

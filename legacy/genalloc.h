@@ -229,7 +229,9 @@ GENALLOC_API unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size
  * every region the pool knows, the range is donated: it becomes pool memory
  * (counted in donated_bytes) and is freed the same way.
  *
- * @size above the chunk size: nothing happens, no report (2005).
+ * @size above the chunk size: nothing happens, no report (2005), once the
+ * three WARN checks below have passed (a NULL @pool, a negative @size or
+ * @addr 0 is reported first).
  *
  * Misuse (nothing is changed when the hook returns):
  *  - NULL @pool, negative @size, @addr 0: WARN EINVAL.

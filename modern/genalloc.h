@@ -119,22 +119,31 @@
  * DIVERGENCES FROM THE KERNEL (each a known kernel defect or a BUG())
  *  - NULL pool: WARN EINVAL and the failure value (the kernel dereferences
  *    it), except gen_pool_destroy(NULL) (no-op) and gen_pool_dma_alloc*(NULL)
- *    (NULL without a report, as the kernel).
+ *    (NULL without a report, as the kernel's _algo, _align, _zalloc_algo and
+ *    _zalloc_align; its gen_pool_dma_alloc() and gen_pool_dma_zalloc() read
+ *    pool->algo first and oops).
  *  - gen_pool_add*(): size 0, address 0 or a range that wraps the address
  *    space or exceeds LONG_MAX bytes is refused (the kernel's chunk_size and
  *    avail would overflow); a range overlapping a chunk already in the pool
  *    is refused (the kernel would hand the same memory out twice).
  *  - gen_pool_alloc*(): a size whose granule count exceeds UINT_MAX (the
  *    algorithms' "unsigned int nr") or whose rounding would overflow returns
- *    0 instead of a truncated allocation; after a compare-and-swap conflict
+ *    0 (the kernel's algorithm searches for the truncated count while the
+ *    bitmap is set for the whole one: a block nobody checked was free, or a
+ *    retry without end when the bits past the search's window are in use);
+ *    after a compare-and-swap conflict
  *    the search restarts at bit 0 of that chunk (the kernel restarts from the
  *    previous answer, which makes gen_pool_fixed_alloc look at twice its
  *    offset); an algorithm answer that does not fit in the chunk is treated
  *    as "no room".
  *  - gen_pool_free*(): every kernel BUG() is a GENALLOC_BUG report, and all
  *    checks (chunk, granule alignment, range, every granule live) run before
- *    any bit is cleared.  A range reaching into a chunk's tail shorter than a
- *    granule is ERANGE (the kernel clears bits past its bitmap).
+ *    any bit is cleared.  Two of them the kernel lacks: an address off a
+ *    granule boundary is EMISALIGNED (the kernel frees the granule holding
+ *    it), and a range whose end wraps the address space is ERANGE (the
+ *    kernel's end check wraps too, and it clears a truncated count of
+ *    bits).  A range reaching into a chunk's tail shorter than a granule is
+ *    ERANGE (the kernel clears bits past its bitmap).
  *  - gen_pool_destroy() with live allocations: BUG EBUSY, the pool is kept.
  *  - gen_pool_virt_to_phys() on a chunk added without a physical address
  *    (gen_pool_add()) returns -1, not -1 + offset.
@@ -832,10 +841,13 @@ static inline bool gen_pool_has_addr(struct gen_pool *pool, unsigned long start,
 }
 
 /**
- * addr_in_gen_pool() - the older name of gen_pool_has_addr()
+ * addr_in_gen_pool() - gen_pool_has_addr() by its older name
  * @pool:  the pool
  * @start: first address
  * @size:  bytes
+ *
+ * The name the kernel's genalloc documentation of 2017 gives; later kernels
+ * kept only gen_pool_has_addr().
  *
  * Return: as gen_pool_has_addr().
  */

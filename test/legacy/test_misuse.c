@@ -88,6 +88,9 @@ START_TEST(free_of_address_zero_is_refused)
 
 	gen_pool_free(pool, 0, 32);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	/* Checked before the size: above the chunk size is still a WARN. */
+	gen_pool_free(pool, 0, INT_MAX);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	assert_pool_unchanged(pool, &cs, before);
 }
 END_TEST
