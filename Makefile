@@ -122,7 +122,7 @@ help: help-core
 # ---------------------------------------------------------------- top targets
 .PHONY: all lib check check-run check-asan check-tsan check-valgrind coverage \
 	install uninstall clean help help-core deps-check deps-lcov deps-valgrind deps-gnuplot \
-	deps-cxx
+	deps-cxx FORCE
 
 all: lib $(PROGRAMS)
 ifeq ($(B),build/release)
@@ -272,7 +272,9 @@ deps-cxx:
 # ---------------------------------------------------------------- install
 PUBLIC_HDRS := $(filter-out %/internal.h %_internal.h,$(LIB_HDRS))
 
-build/genalloc.pc: Makefile
+# The paths in it come from the command line (make install PREFIX=...), which
+# no file's date records: written every time, replaced only if it differs.
+build/genalloc.pc: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 		'Name: genalloc' \
@@ -280,7 +282,10 @@ build/genalloc.pc: Makefile
 		'Version: $(VERSION)' \
 		'Cflags: -I$${includedir}/genalloc' \
 		'Libs: -L$${libdir} -lgenalloc' \
-		'Libs.private: -pthread' > $@
+		'Libs.private: -pthread' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+FORCE:
 
 install: all build/genalloc.pc
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
