@@ -1,6 +1,7 @@
 # examples/minimal/build.mk - the README's three examples, built by "make"
-# and run by "make check" (the compat one on both backends), so the README
-# never shows code that does not work.
+# and run by "make check" (the compat one on both backends), which also
+# checks that README's copies are the files, so the README never shows code
+# that does not work.
 
 MINIMAL_NAMES := legacy modern compat
 MINIMAL_BINS := $(MINIMAL_NAMES:%=$(B)/examples/minimal/%)
@@ -15,5 +16,20 @@ $(B)/examples/minimal/%: $(B)/examples/minimal/%.o $(LIB_A)
 check-run: check-minimal-bitmap
 check-minimal-bitmap: $(B)/examples/minimal/compat
 	GENALLOC_BACKEND=bitmap $(TEST_WRAPPER) $<
+
+# README shows the three programs whole: its copies must not drift.
+.PHONY: check-minimal-readme
+check-run: check-minimal-readme
+check-minimal-readme:
+	@mkdir -p $(B)/examples/minimal
+	@set -e; for f in $(MINIMAL_NAMES); do \
+		src=examples/minimal/$$f.c; out=$(B)/examples/minimal/$$f; \
+		sed -n '/^#include/,$$p' $$src | expand -t 8 > $$out.want; \
+		awk -v file=$$src -f examples/minimal/readme_copy.awk README > $$out.readme; \
+		if ! cmp -s $$out.want $$out.readme; then \
+			echo "README: its copy of $$src differs from the file:"; \
+			diff -u $$out.want $$out.readme; exit 1; \
+		fi; \
+	done; echo "README: its copies of examples/minimal/*.c match"
 
 -include $(MINIMAL_BINS:=.d)
