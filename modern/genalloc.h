@@ -104,7 +104,9 @@
  *                     2^20 granules, one bit per 256 granules of grid
  *                     points instead, in the run index's figure;
  *     fixed           a 64-byte chunk header, a 256-byte index header,
- *                     and per chunk about 48 bytes of directory.
+ *                     and 64 bytes of directory per slot, its slots
+ *                     starting at 8 and doubling as chunks arrive
+ *                     (64-128 bytes a chunk).
  *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 87 KiB index (+ 41 KiB
  *   with best fit, + 37 KiB of aligned-fit hints).  Chunks of 2^32 granules or more have no index and are
  *   searched linearly in both modes.  Each block starts on a 64-byte cache
