@@ -79,7 +79,9 @@
  * the chunk is not used).  WARN (printed, then the call fails): NULL pool,
  * negative size, address 0, bad max_chunk_shift, negative nr_chunks, an
  * unknown backend (all EINVAL).  The function named in a report is the
- * 2005 name the caller used.  The pool named in a report is the compat pool,
+ * 2005 name of the call (gen_pool_alloc, gen_pool_free, ...); reports from
+ * creation, prefill included, name alloc_gen_pool whichever of its names
+ * was called (gen_pool_create, gen_pool_create_backend).  The pool named in a report is the compat pool,
  * except for errors the buddy engine finds itself (misused frees, bad
  * chunks, check), which name the engine's internal pool.
  *
