@@ -93,7 +93,12 @@ static unsigned int log2_floor(unsigned long x)
 	return (unsigned int)(MODERN_BITS_PER_LONG - 1) - (unsigned int)__builtin_clzl(x);
 }
 
-/* Every maximal run of free granules of @chunk, into @st. */
+/*
+ * Every maximal run of free granules of @chunk, into @st.  In lock-free
+ * mode the bits move under the walk: the free bit just found may be
+ * claimed before its run's end is sought, leaving a run of length 0,
+ * which is skipped (log2 of 0 would index far past hist[]).
+ */
 static void count_extents(const struct gen_pool_chunk *chunk, int order,
 			  struct gen_pool_stats *st)
 {
@@ -102,6 +107,10 @@ static void count_extents(const struct gen_pool_chunk *chunk, int order,
 	from = modern_find_next_zero_bit(chunk->bits, chunk->nbits, 0);
 	while (from < chunk->nbits) {
 		to = modern_find_next_bit(chunk->bits, chunk->nbits, from);
+		if (to == from) {
+			from = modern_find_next_zero_bit(chunk->bits, chunk->nbits, from + 1);
+			continue;
+		}
 		bytes = (to - from) << order;
 		st->nr_free_extents++;
 		st->hist[log2_floor(bytes)]++;

@@ -314,6 +314,69 @@ START_TEST(stats_while_best_fit_runs)
 }
 END_TEST
 
+/*
+ * Statistics in lock-free mode, while another thread allocates and frees:
+ * no lock holds the bitmap still, so a free granule the walk has found may
+ * be claimed before the walk measures its run.  Each snapshot must still
+ * be sane (it is exact only on a quiet pool).
+ */
+static atomic_bool churn_stop;
+
+static void *lock_free_churn(void *arg)
+{
+	unsigned long live[64] = { 0 }, size[64] = { 0 };
+	unsigned long long rng = 11;
+
+	(void)arg;
+	while (!atomic_load(&churn_stop)) {
+		unsigned k = (unsigned)test_rng_below(&rng, 64);
+
+		if (live[k]) {
+			gen_pool_free(pool, live[k], size[k]);
+			live[k] = 0;
+		} else {
+			size[k] = 8 + test_rng_below(&rng, 40);
+			live[k] = gen_pool_alloc(pool, size[k]);
+		}
+	}
+	for (unsigned k = 0; k < 64; k++)
+		if (live[k])
+			gen_pool_free(pool, live[k], size[k]);
+	return NULL;
+}
+
+START_TEST(stats_while_lock_free_churn)
+{
+	struct gen_pool_stats st;
+	double deadline = now() + (long_run() ? 5.0 : 0.3);
+	size_t sum, k;
+	pthread_t th;
+	long n = 0;
+
+	pool = gen_pool_create(3, -1);
+	ck_assert_int_eq(gen_pool_add(pool, BASE, 4096, -1), 0);
+	gen_pool_set_lockless(pool, true);
+	atomic_store(&churn_stop, false);
+	ck_assert_int_eq(pthread_create(&th, NULL, lock_free_churn, NULL), 0);
+	while (now() < deadline || n < 1000) {
+		gen_pool_stats(pool, &st);
+		for (sum = 0, k = 0; k < 64; k++)
+			sum += st.hist[k];
+		ck_assert_uint_eq(sum, st.nr_free_extents);
+		ck_assert_uint_le(st.largest_free, 4096);
+		ck_assert_uint_le(st.nr_free_extents, 4096 / 8 / 2 + 1);
+		n++;
+	}
+	atomic_store(&churn_stop, true);
+	pthread_join(th, NULL);
+	gen_pool_stats(pool, &st);
+	ck_assert_uint_eq(st.avail, 4096);
+	ck_assert_uint_eq(st.nr_free_extents, 1);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 Suite *modern_threads_suite(void)
 {
 	Suite *s = suite_create("modern_threads");
@@ -322,6 +385,7 @@ Suite *modern_threads_suite(void)
 	tcase_add_loop_test(tc, threads_never_share_a_granule, 0, 2);
 	tcase_add_loop_test(tc, concurrent_double_free_is_caught_once, 0, 2);
 	tcase_add_test(tc, stats_while_best_fit_runs);
+	tcase_add_test(tc, stats_while_lock_free_churn);
 	tcase_add_test(tc, signal_handler_allocates_on_the_same_pool);
 	suite_add_tcase(s, tc);
 	return s;
