@@ -10,6 +10,7 @@
  */
 #include <limits.h>
 
+#include "../modern/lock_internal.h"
 #include "bitmap_internal.h"
 
 #define BITS_PER_WORD (8 * sizeof(unsigned long))
@@ -125,6 +126,7 @@ static unsigned long largest_aligned(unsigned long a, unsigned long b, int max_o
 struct bm_largest {
 	int max_order;
 	unsigned long granules;
+	unsigned long free_bytes;
 };
 
 static void largest_in_chunk(struct gen_pool *engine, struct gen_pool_chunk *chunk, void *data)
@@ -132,7 +134,12 @@ static void largest_in_chunk(struct gen_pool *engine, struct gen_pool_chunk *chu
 	struct bm_largest *l = data;
 	unsigned long g = 0, end;
 
+	long avail = atomic_load_explicit(&chunk->avail, memory_order_relaxed);
+
 	(void)engine;
+	/* Under the engine's lock avail is exact; the test is for safety. */
+	if (avail > 0)
+		l->free_bytes += (unsigned long)avail;
 	while (g < chunk->nbits) {
 		if (chunk_bit(chunk, g)) {
 			g++;
@@ -149,15 +156,23 @@ static void largest_in_chunk(struct gen_pool *engine, struct gen_pool_chunk *chu
 void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st)
 {
 	struct compat_bitmap_pool *bp = engine;
-	struct bm_largest l = { bp->shift - COMPAT_GRANULE_SHIFT, 0 };
+	struct bm_largest l = { .max_order = bp->shift - COMPAT_GRANULE_SHIFT };
 	struct gen_pool_stats ms;
 
 	pthread_mutex_lock(bp->lock);
 	gen_pool_stats(bp->engine, &ms);
+	/*
+	 * Allocations and frees hold the engine's lock, not ours, and under it
+	 * the engine writes its bitmaps with plain stores: the walk takes that
+	 * lock too, so that it reads no bit mid-write and the free bytes and
+	 * the largest block come from one state of the pool.
+	 */
+	modern_lock_acquire(&bp->engine->lock);
 	gen_pool_for_each_chunk(bp->engine, largest_in_chunk, &l);
+	modern_lock_release(&bp->engine->lock);
 	st->obtained_bytes = bp->obtained_bytes;
 	st->donated_bytes = bp->donated_bytes;
-	st->free_bytes = ms.avail;
+	st->free_bytes = l.free_bytes;
 	st->largest_free = l.granules << COMPAT_GRANULE_SHIFT;
 	st->metadata_bytes = sizeof(*bp) + ms.metadata_bytes +
 			     compat_frames_metadata(&bp->frames);

@@ -88,7 +88,11 @@
  * THREADS.  All calls on one pool may run concurrently, except
  * gen_pool_destroy(), which must be the last, and compat_gen_pool_check(),
  * which wants a quiet pool.  get_new_chunk runs with no pool lock held; it
- * may donate into the pool.
+ * may donate into the pool.  It may allocate from the pool too, but on
+ * either backend a request the pool cannot serve from the memory it has
+ * calls get_new_chunk again, from inside this call: such a callback must
+ * bound its own recursion.  compat_gen_pool_stats() may run at any time and
+ * reads one state of the pool on either backend.
  */
 #ifndef GENALLOC_COMPAT_GENALLOC_H
 #define GENALLOC_COMPAT_GENALLOC_H

@@ -8,6 +8,7 @@
  * threads, blocks stamped with their owner and verified before freeing.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +190,15 @@ struct thread_arg {
 	int ops;
 };
 
+static atomic_int workers_done;
+
+/* A thread's result, counted so that the main thread knows when all are. */
+static void *done(void *rc)
+{
+	atomic_fetch_add(&workers_done, 1);
+	return rc;
+}
+
 static void *worker(void *p)
 {
 	struct thread_arg *t = p;
@@ -213,7 +223,7 @@ static void *worker(void *p)
 
 			for (unsigned long w = 0; w < rounded(size[i]) / sizeof(long); w++)
 				if (((unsigned long *)addr[i])[w] != (addr[i] ^ (unsigned long)t->tid))
-					return (void *)1;
+					return done((void *)1);
 			gen_pool_free(t->pool, addr[i], size[i]);
 			addr[i] = addr[--n];
 			size[i] = size[n];
@@ -221,7 +231,7 @@ static void *worker(void *p)
 	}
 	while (n--)
 		gen_pool_free(t->pool, addr[n], size[n]);
-	return NULL;
+	return done(NULL);
 }
 
 /* One thread donates page-sized pieces while the others allocate. */
@@ -231,7 +241,7 @@ static void *donor(void *p)
 
 	for (unsigned long off = 0; off < R_DONATED * R_CHUNK; off += 512)
 		gen_pool_free(t->pool, t->m->base + R_CHUNKS * R_CHUNK + off, 512);
-	return NULL;
+	return done(NULL);
 }
 
 START_TEST(threads_never_share_a_block)
@@ -245,12 +255,18 @@ START_TEST(threads_never_share_a_block)
 		  20000 : 2000;
 
 	memset(m, 0, sizeof(*m));
+	atomic_store(&workers_done, 0);
 	m->base = (unsigned long)test_region(R_CHUNK, (R_CHUNKS + R_DONATED) * R_CHUNK);
 	pool = gen_pool_create_backend(fx_backend(_i), 0, R_SHIFT, model_cb, (unsigned long)m);
 	for (int k = 0; k <= T_THREADS; k++) {
 		arg[k] = (struct thread_arg){ pool, m, k, ops };
 		ck_assert_int_eq(pthread_create(&th[k], NULL, k == T_THREADS ? donor : worker,
 						&arg[k]), 0);
+	}
+	/* Statistics may be read meanwhile: each a snapshot of one state. */
+	while (atomic_load(&workers_done) < T_THREADS + 1) {
+		compat_gen_pool_stats(pool, &st);
+		ck_assert_uint_le(st.largest_free, st.free_bytes);
 	}
 	for (int k = 0; k <= T_THREADS; k++) {
 		void *rc;
