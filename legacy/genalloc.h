@@ -46,8 +46,10 @@
  * THREADS.  Each pool has a lock (a pthread mutex, the 2005 spinlock).  All
  * calls on one pool may run concurrently, except gen_pool_destroy(), which
  * must be the last call on the pool.  get_new_chunk is called with the lock
- * dropped, so it may itself free (donate) memory into the pool; it must not
- * call gen_pool_alloc() on the same pool for a block that needs a new chunk.
+ * dropped, so it may itself free (donate) memory into the pool.  It may
+ * allocate from the pool too, but a request the pool cannot serve from the
+ * memory it has calls get_new_chunk again, from inside this call: such a
+ * callback must bound its own recursion.
  *
  * DIFFERENCES FROM THE 2005 CODE (deliberate; same addresses otherwise):
  *  - Blocks freed by other threads while get_new_chunk runs are kept: the

@@ -50,7 +50,8 @@
  * Errors go through the library's one hook (common/error.h): GENALLOC_BUG
  * where the kernel BUG()s, GENALLOC_WARN for refused requests.  When the
  * handler returns, the call returns the failure value stated below and the
- * pool is unchanged.
+ * pool is unchanged (one exception, in lock-free mode: racing frees of
+ * overlapping ranges, under LIMITS below).
  *
  * CONCURRENCY (both modes)
  *   May run at the same time as each other, from any threads, on one pool:
@@ -162,6 +163,18 @@
  *   frees exactly those granules.  Freeing any granule that is already free
  *   is caught (EDOUBLEFREE), as is any address outside every chunk
  *   (EFOREIGN) or off a granule boundary (EMISALIGNED).
+ *
+ *   In lock-free mode a free releases its range a word at a time, each word
+ *   with one compare-and-swap, as the kernel does; two racing frees of the
+ *   same block meet at its first word, and the loser releases nothing
+ *   (unless the granules were allocated again in between: then, like any
+ *   late double free of reallocated granules, it frees them).  Two
+ *   racing frees of different but overlapping ranges (one of them wrong)
+ *   can meet further in: the one that finds a granule already released is
+ *   reported EDOUBLEFREE, but the words it released before that stay
+ *   released (the kernel BUG()s at the same point), and another thread
+ *   may already have allocated them.  Indexed mode checks and releases under
+ *   the lock: all or nothing.
  */
 #ifndef GENALLOC_MODERN_GENALLOC_H
 #define GENALLOC_MODERN_GENALLOC_H
@@ -273,8 +286,10 @@ struct gen_pool {
  * @nbits:      number of granules ((end_addr - start_addr + 1) >> order)
  * @index:      the free-run index of @bits (modern/index.c), or NULL for a
  *              chunk of more than 2^32 - 1 granules (always searched linearly)
- * @bits:       the bitmap, @nbits bits; bits past @nbits stay clear.  The
- *              engine accesses its words only atomically (see modern/bitmap.c)
+ * @bits:       the bitmap, @nbits bits; bits past @nbits stay clear.  In
+ *              lock-free mode the engine reads and writes its words only
+ *              atomically; in indexed mode only under the pool's lock, and
+ *              there with plain stores too (see gen_pool_for_each_chunk())
  */
 struct gen_pool_chunk {
 	struct gen_pool_chunk *next_chunk;
@@ -520,7 +535,8 @@ static inline struct gen_pool *of_gen_pool_get(struct device_node *np,
  * @owner: returned by gen_pool_alloc_owner() for blocks of this chunk
  *
  * The new chunk is searched before every older one.  The managed memory is
- * never touched.  May run concurrently with every call except destroy.
+ * never touched.  May run concurrently with the calls CONCURRENCY above
+ * lists (not destroy, set_algo, set_lockless or check).
  *
  * Return: 0; -ENOMEM when the bookkeeping cannot be allocated (with the
  * memory for the aligned-fit hints of a chunk of 2^20 granules or more when
@@ -791,7 +807,9 @@ static inline void *gen_pool_dma_zalloc_align(struct gen_pool *pool, size_t size
  * EFOREIGN (@addr in no chunk), EMISALIGNED (@addr not on a granule boundary
  * of its chunk), ERANGE (the range runs past the chunk's last whole granule
  * or wraps), EDOUBLEFREE (a granule of the range is free, including a free
- * racing with another free of the same block).  See LIMITS above.
+ * racing with another free of the same block, which then changes nothing).
+ * See LIMITS above, and for lock-free mode its racing frees of overlapping
+ * ranges.
  */
 static inline void gen_pool_free_owner(struct gen_pool *pool, unsigned long addr,
 				       size_t size, void **owner)
@@ -887,7 +905,11 @@ static inline size_t gen_pool_size(struct gen_pool *pool)
  * @func: the function; it must not destroy the pool
  * @data: passed to @func
  *
- * Chunks added during the walk may or may not be visited.
+ * Chunks added during the walk may or may not be visited.  Lock-free: @func
+ * may read a chunk's fixed fields (start_addr, end_addr, phys_addr, owner,
+ * nbits) at any time and its avail with an atomic load, but its bits only
+ * while no allocation or free is in flight (in indexed mode they are
+ * written under the pool's lock, which the walk does not take).
  */
 static inline void gen_pool_for_each_chunk(
 	struct gen_pool *pool,
