@@ -132,9 +132,8 @@ struct bm_largest {
 static void largest_in_chunk(struct gen_pool *engine, struct gen_pool_chunk *chunk, void *data)
 {
 	struct bm_largest *l = data;
-	unsigned long g = 0, end;
-
 	long avail = atomic_load_explicit(&chunk->avail, memory_order_relaxed);
+	unsigned long g = 0, end;
 
 	(void)engine;
 	/* Under the engine's lock avail is exact; the test is for safety. */

@@ -109,15 +109,15 @@
  *                     starting at 8 and doubling as chunks arrive
  *                     (64-128 bytes a chunk).
  *   E.g. 64 MiB at 8-byte granules: 1 MiB bitmap + 87 KiB index (+ 41 KiB
- *   with best fit, + 37 KiB of aligned-fit hints).  Chunks of 2^32 granules or more have no index and are
- *   searched linearly in both modes.  Each block starts on a 64-byte cache
- *   line, so that the index's 256-granule blocks of the bitmap are half a
- *   line each, never split across two.  Blocks of 256 KiB or more are mapped (mmap) rather than
- *   allocated: their pages stay untouched zeros until used.  Those of
- *   4 MiB or more are advised onto transparent huge pages (madvise
- *   MADV_HUGEPAGE, where the system has it): their resident size rounds up
- *   to whole 2 MiB pages, and a big pool's random bitmap reads stop
- *   missing in the TLB.
+ *   with best fit, + 37 KiB of aligned-fit hints).  Chunks of 2^32 granules
+ *   or more have no index and are searched linearly in both modes.  Each
+ *   block starts on a 64-byte cache line, so that the index's 256-granule
+ *   blocks of the bitmap are half a line each, never split across two.
+ *   Blocks of 256 KiB or more are mapped (mmap) rather than allocated:
+ *   their pages stay untouched zeros until used.  Those of 4 MiB or more
+ *   are advised onto transparent huge pages (madvise MADV_HUGEPAGE, where
+ *   the system has it): their resident size rounds up to whole 2 MiB
+ *   pages, and a big pool's random bitmap reads stop missing in the TLB.
  *
  * DIVERGENCES FROM THE KERNEL (each a known kernel defect or a BUG())
  *  - NULL pool: WARN EINVAL and the failure value (the kernel dereferences
@@ -134,11 +134,10 @@
  *    0 (the kernel's algorithm searches for the truncated count while the
  *    bitmap is set for the whole one: a block nobody checked was free, or a
  *    retry without end when the bits past the search's window are in use);
- *    after a compare-and-swap conflict
- *    the search restarts at bit 0 of that chunk (the kernel restarts from the
- *    previous answer, which makes gen_pool_fixed_alloc look at twice its
- *    offset); an algorithm answer that does not fit in the chunk is treated
- *    as "no room".
+ *    after a compare-and-swap conflict the search restarts at bit 0 of that
+ *    chunk (the kernel restarts from the previous answer, which makes
+ *    gen_pool_fixed_alloc look at twice its offset); an algorithm answer
+ *    that does not fit in the chunk is treated as "no room".
  *  - gen_pool_free*(): every kernel BUG() is a GENALLOC_BUG report, and all
  *    checks (chunk, granule alignment, range, every granule live) run before
  *    any bit is cleared.  Two of them the kernel lacks: an address off a
@@ -168,13 +167,13 @@
  *   with one compare-and-swap, as the kernel does; two racing frees of the
  *   same block meet at its first word, and the loser releases nothing
  *   (unless the granules were allocated again in between: then, like any
- *   late double free of reallocated granules, it frees them).  Two
- *   racing frees of different but overlapping ranges (one of them wrong)
- *   can meet further in: the one that finds a granule already released is
- *   reported EDOUBLEFREE, but the words it released before that stay
- *   released (the kernel BUG()s at the same point), and another thread
- *   may already have allocated them.  Indexed mode checks and releases under
- *   the lock: all or nothing.
+ *   late double free of reallocated granules, it frees them).  Two racing
+ *   frees of different but overlapping ranges (one of them wrong) can meet
+ *   further in: the one that finds a granule already released is reported
+ *   EDOUBLEFREE, but the words it released before that stay released (the
+ *   kernel BUG()s at the same point), and another thread may already have
+ *   allocated them.  Indexed mode checks and releases under the lock: all
+ *   or nothing.
  */
 #ifndef GENALLOC_MODERN_GENALLOC_H
 #define GENALLOC_MODERN_GENALLOC_H

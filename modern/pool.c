@@ -694,7 +694,8 @@ struct free_error {
 };
 
 /* An address outside every chunk, whatever the size. */
-static const struct free_error foreign = { GENALLOC_EFOREIGN, "address is in no chunk of the pool" };
+static const struct free_error foreign = { GENALLOC_EFOREIGN,
+					   "address is in no chunk of the pool" };
 
 /* The bitmap check's verdict, the same from either mode's release. */
 static const struct free_error already_free = { GENALLOC_EDOUBLEFREE,
