@@ -134,10 +134,8 @@
  *    0 (the kernel's algorithm searches for the truncated count while the
  *    bitmap is set for the whole one: a block nobody checked was free, or a
  *    retry without end when the bits past the search's window are in use);
- *    after a compare-and-swap conflict the search restarts at bit 0 of that
- *    chunk (the kernel restarts from the previous answer, which makes
- *    gen_pool_fixed_alloc look at twice its offset); an algorithm answer
- *    that does not fit in the chunk is treated as "no room".
+ *    an algorithm answer that does not fit in the chunk is treated as "no
+ *    room".
  *  - gen_pool_free*(): every kernel BUG() is a GENALLOC_BUG report, and all
  *    checks (chunk, granule alignment, range, every granule live) run before
  *    any bit is cleared.  Two of them the kernel lacks: an address off a
@@ -154,6 +152,17 @@
  *    alignment that is not a power of two > 0, or a fixed offset that is not
  *    a whole granule: WARN EINVAL, once per allocation call, and no block.
  *  - nid is accepted and ignored: there is no NUMA placement of bookkeeping.
+ *    NUMA_NO_NODE, the kernel's "any node", is defined here (as -1) if not
+ *    already, since kernel callers pass it and this header stands in for
+ *    the one that brings it along there.
+ *  - gen_pool_for_each_chunk() with a NULL function: WARN EINVAL, no call
+ *    (the kernel calls through it).
+ *  - struct members: pool->chunks and chunk->next_chunk are a plain list
+ *    of pointers, not struct list_head, and chunk->avail is a C11 atomic,
+ *    not atomic_long_t.  Code that walks pool->chunks itself, or reads
+ *    avail with atomic_long_read(), must use gen_pool_for_each_chunk() and
+ *    atomic_load() (or gen_pool_avail()) instead; mainline drivers already
+ *    do.
  *
  * LIMITS OF MISUSE DETECTION
  *   A bitmap records which granules are in use, not where blocks begin or
@@ -207,6 +216,11 @@ extern "C" {
 /* Physical and bus addresses: 64 bits on every host. */
 typedef uint64_t phys_addr_t;
 typedef uint64_t dma_addr_t;
+
+/* The kernel's "any NUMA node", which its callers pass as @nid. */
+#ifndef NUMA_NO_NODE
+#define NUMA_NO_NODE (-1)
+#endif
 
 struct gen_pool;
 struct modern_index;
@@ -901,7 +915,8 @@ static inline size_t gen_pool_size(struct gen_pool *pool)
 /**
  * gen_pool_for_each_chunk() - call @func on every chunk, newest first
  * @pool: the pool (NULL: WARN EINVAL, no call)
- * @func: the function; it must not destroy the pool
+ * @func: the function; it must not destroy the pool (NULL: WARN EINVAL, no
+ *        call)
  * @data: passed to @func
  *
  * Chunks added during the walk may or may not be visited.  Lock-free: @func

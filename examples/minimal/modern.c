@@ -9,10 +9,10 @@
 
 int main(void)
 {
-	struct gen_pool *pool = gen_pool_create(4, -1);	/* 16-byte granules */
+	struct gen_pool *pool = gen_pool_create(4, NUMA_NO_NODE); /* 16-byte granules */
 	unsigned long a, b;
 
-	gen_pool_add(pool, 0x100000, 64 * 1024, -1);	/* 64 KiB of "SRAM" */
+	gen_pool_add(pool, 0x100000, 64 * 1024, NUMA_NO_NODE); /* 64 KiB of "SRAM" */
 	a = gen_pool_alloc(pool, 100);			/* 0x100000, 112 bytes */
 	b = gen_pool_alloc(pool, 16);			/* 0x100070 */
 	printf("a=%#lx b=%#lx avail=%zu\n", a, b, gen_pool_avail(pool));

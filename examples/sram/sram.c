@@ -30,7 +30,7 @@ static int add_range(struct sram_dev *sram, struct gen_pool *pool, phys_addr_t p
 		     unsigned long start, unsigned long size)
 {
 	return gen_pool_add_virt(pool, (unsigned long)sram->virt_base + start,
-				 phys_base + start, size, -1);
+				 phys_base + start, size, NUMA_NO_NODE);
 }
 
 /* A child marked "pool": a pool of its own, found by its label (or its
@@ -44,7 +44,7 @@ static int add_part(struct sram_dev *sram, phys_addr_t phys_base, const struct s
 		return -ENOSPC;
 	if (of_property_read_string(r->np, "label", &label))
 		label = of_node_full_name(r->np);
-	part = devm_gen_pool_create(sram->dev, __builtin_ctz(SRAM_GRANULARITY), -1, label);
+	part = devm_gen_pool_create(sram->dev, __builtin_ctz(SRAM_GRANULARITY), NUMA_NO_NODE, label);
 	if (IS_ERR(part))
 		return (int)PTR_ERR(part);
 	sram->parts[sram->nr_parts++] = part;
@@ -63,7 +63,7 @@ struct sram_dev *sram_probe(struct device *dev, void *virt_base, phys_addr_t phy
 		return ERR_PTR(-ENOMEM);
 	sram->dev = dev;
 	sram->virt_base = virt_base;
-	sram->pool = devm_gen_pool_create(dev, __builtin_ctz(SRAM_GRANULARITY), -1, NULL);
+	sram->pool = devm_gen_pool_create(dev, __builtin_ctz(SRAM_GRANULARITY), NUMA_NO_NODE, NULL);
 	if (IS_ERR(sram->pool))
 		return ERR_CAST(sram->pool);
 
