@@ -232,8 +232,11 @@ START_TEST(bad_chunk_ends_the_prefill)
 	cs.bad = C + 64;
 	p = alloc_gen_pool(3, 12, supply_bad_chunk, (unsigned long)&cs);
 	ck_assert_ptr_nonnull(p);
+	/* One report, not one per chunk asked for: the prefill stopped at the
+	 * first bad chunk.  (ck_assert_error() resets the count, so this must
+	 * come first; a prefill that went on after the bad chunk passed.) */
+	ck_assert_int_eq(errors_seen(), 1);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EMISALIGNED);
-	ck_assert_int_eq(errors_seen(), 0);
 	legacy_gen_pool_stats(p, &st);
 	ck_assert_uint_eq(st.obtained_bytes, 0);
 	gen_pool_destroy(p);
@@ -256,6 +259,105 @@ START_TEST(destroy_with_live_blocks_is_refused)
 	gen_pool_destroy(pool);
 	ck_assert_int_eq(errors_seen(), 0);
 	pool = supply_pool(&cs, 0);	/* for the teardown */
+}
+END_TEST
+
+/* A free inside a free block exactly twice its size is a double free: the
+ * search for the enclosing block must start at the very next order (one
+ * that started an order higher missed the 64-byte block and said EFOREIGN;
+ * double_free_after_merge_is_detected only frees inside larger blocks). */
+START_TEST(free_inside_a_free_block_twice_its_size_is_a_double_free)
+{
+	struct pool_snapshot before;
+
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), C);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), C + 32);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 64), C + 64);
+	gen_pool_free(pool, C + 32, 32);
+	gen_pool_free(pool, C, 32);		/* 64 @ C; its buddy C + 64 is live */
+	ck_assert_int_eq(errors_seen(), 0);
+	pool_snapshot(&before, pool, &cs);
+	gen_pool_free(pool, C + 32, 32);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EDOUBLEFREE);
+	assert_pool_unchanged(pool, &cs, before);
+	gen_pool_free(pool, C + 64, 64);
+}
+END_TEST
+
+/* A donation whose range meets known memory only in its LAST atom overlaps
+ * it all the same (a check that stopped one atom short took the range, and
+ * wrote its own control bytes over the donated block's). */
+START_TEST(donation_overlapping_in_its_last_atom_is_detected)
+{
+	unsigned long d = (unsigned long)test_region(4096, 4096);
+	struct pool_snapshot before;
+
+	gen_pool_free(pool, d + 224, 32);	/* the last atom of [d, d + 256) */
+	ck_assert_int_eq(errors_seen(), 0);
+	pool_snapshot(&before, pool, &cs);
+	gen_pool_free(pool, d, 256);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EOVERLAP);
+	assert_pool_unchanged(pool, &cs, before);
+}
+END_TEST
+
+/* Any live byte keeps a pool alive, even a single 32-byte block (prepared()
+ * leaves 160 bytes live, which a check with slack would also catch). */
+START_TEST(destroy_with_one_32_byte_block_is_refused)
+{
+	ck_assert_uint_eq(gen_pool_alloc(pool, 1), C);
+	gen_pool_destroy(pool);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EBUSY);
+	gen_pool_free(pool, C, 1);
+	assert_consistent(pool);
+	gen_pool_destroy(pool);
+	ck_assert_int_eq(errors_seen(), 0);
+	pool = supply_pool(&cs, 0);	/* for the teardown */
+}
+END_TEST
+
+/* What the hook is told (common/error.h): the kernel name of the call, the
+ * pool, and the address involved - for a refused chunk, the chunk itself.
+ * Only codes and severities were checked before, so a report naming the
+ * wrong call, no pool or no address went unnoticed. */
+static void assert_report(const char *func, const void *p, unsigned long addr,
+			  unsigned long size)
+{
+	ck_assert_int_eq(errors_seen(), 1);
+	ck_assert_str_eq(last_error()->func, func);
+	ck_assert_ptr_eq(last_error()->pool, p);
+	EXPECT_EQ(last_error()->addr, addr);
+	EXPECT_EQ(last_error()->size, size);
+	reset_errors();
+}
+
+START_TEST(reports_name_the_call_the_pool_and_the_address)
+{
+	struct gen_pool *p;
+
+	prepared();
+	gen_pool_free(pool, C + 32, 32);			/* double free */
+	assert_report("gen_pool_free", pool, C + 32, 32);
+	gen_pool_free(pool, C + 192, 64);			/* foreign */
+	assert_report("gen_pool_free", pool, C + 192, 64);
+	gen_pool_free(pool, ULONG_MAX - 31, 64);		/* wraps */
+	assert_report("gen_pool_free", pool, ULONG_MAX - 31, 64);
+	ck_assert_uint_eq(gen_pool_alloc(pool, -1), 0);
+	assert_report("gen_pool_alloc", pool, 0, 0);
+
+	pool->get_new_chunk = supply_bad_chunk;
+	cs.bad = chunk_at(&cs, 1) + 64;
+	ck_assert_uint_eq(gen_pool_alloc(pool, 4096), 0);
+	assert_report("gen_pool_alloc", pool, chunk_at(&cs, 1) + 64, 4096);
+	pool->get_new_chunk = supply_chunk;
+
+	p = alloc_gen_pool(1, 12, supply_bad_chunk, (unsigned long)&cs);
+	ck_assert_ptr_nonnull(p);
+	assert_report("alloc_gen_pool", p, chunk_at(&cs, 1) + 64, 4096);
+	gen_pool_destroy(p);
+	ck_assert_int_eq(errors_seen(), 0);
+	gen_pool_free(pool, C, 32);
+	gen_pool_free(pool, C + 128, 128);
 }
 END_TEST
 
@@ -342,6 +444,10 @@ Suite *legacy_misuse_suite(void)
 	tcase_add_test(tc, bad_chunk_ends_the_prefill);
 	tcase_add_test(tc, destroy_with_live_blocks_is_refused);
 	tcase_add_test(tc, handler_may_call_into_the_pool);
+	tcase_add_test(tc, free_inside_a_free_block_twice_its_size_is_a_double_free);
+	tcase_add_test(tc, donation_overlapping_in_its_last_atom_is_detected);
+	tcase_add_test(tc, destroy_with_one_32_byte_block_is_refused);
+	tcase_add_test(tc, reports_name_the_call_the_pool_and_the_address);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(death, setup, NULL);
