@@ -216,6 +216,34 @@ START_TEST(checker_sees_bad_control_bytes)
 }
 END_TEST
 
+/* Two free buddies left unmerged while the lists, the map and the counters
+ * all agree: only the merge rule can tell.  (The "unmerged buddies" poke
+ * above also leaves a free block off its list, which another rule finds,
+ * so a checker without the merge rule passed it.) */
+START_TEST(checker_sees_unmerged_buddies)
+{
+	struct gen_pool_link *l = (struct gen_pool_link *)C, *head;
+
+	prepare();
+	head = pool->h[0].next;			/* C + 32, the only free 32 */
+	ck_assert_ptr_eq(head, (struct gen_pool_link *)(C + 32));
+	*ctrl_of(C) = LEGACY_CTRL_FREE | 0;	/* "free" C without merging */
+	l->next = head;
+	l->prev = &pool->h[0];
+	head->prev = l;
+	pool->h[0].next = l;
+	pool->nr_free[0]++;
+	pool->free_bytes += 32;
+	assert_damage_found();
+	pool->h[0].next = head;			/* C live again */
+	head->prev = &pool->h[0];
+	*ctrl_of(C) = LEGACY_CTRL_LIVE | 0;
+	pool->nr_free[0]--;
+	pool->free_bytes -= 32;
+	assert_consistent(pool);
+}
+END_TEST
+
 START_TEST(checker_sees_broken_lists)
 {
 	struct gen_pool_link *l = (struct gen_pool_link *)(C + 32), saved;
@@ -278,6 +306,7 @@ Suite *legacy_inspect_suite(void)
 	tcase_add_test(tc, many_frames_grow_the_table);
 	tcase_add_test(tc, large_frames_start_a_cache_line_apart);
 	tcase_add_test(tc, checker_sees_bad_control_bytes);
+	tcase_add_test(tc, checker_sees_unmerged_buddies);
 	tcase_add_test(tc, checker_sees_broken_lists);
 	tcase_add_test(tc, checker_sees_wrong_counters);
 	tcase_add_test_raise_signal(tc, checker_damage_aborts, SIGABRT);
