@@ -554,6 +554,199 @@ START_TEST(bad_chunks_from_the_callback_are_not_used)
 }
 END_TEST
 
+/* The edges of the misuse checks, on both backends: an address in the
+ * middle of a live block (the enclosing block is found only at its own
+ * order), inside a live chunk-sized block, a wrong size for a 32-byte
+ * block, and a donation that meets known memory only in its last granule.
+ * misused_frees_are_bugs_and_change_nothing reaches none of these edges:
+ * a bitmap search that stopped an order short, skipped a 32-byte block's
+ * size or a donation's last granule, and a buddy overlap check one atom
+ * short all passed it. */
+START_TEST(misuse_at_the_edges_is_still_caught)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 2);
+	struct gen_pool *pool = fx_pool(_i, p, 1);
+	unsigned long a = gen_pool_alloc(pool, 256), b = gen_pool_alloc(pool, 32);
+	unsigned long c = gen_pool_alloc(pool, (int)CHUNK);
+	unsigned long r = (unsigned long)test_region(CHUNK, CHUNK);
+	unsigned long live, free_before;
+
+	ck_assert_uint_eq(a, p->chunk[0]);
+	ck_assert_uint_eq(b, p->chunk[0] + 256);
+	ck_assert_uint_eq(c, p->chunk[1]);
+	gen_pool_free(pool, r + 224, 32);	/* the last granule of [r, r + 256) */
+	live = fx_live_bytes(pool);
+	free_before = fx_free_bytes(pool);
+	capture_errors();
+	gen_pool_free(pool, a + 128, 32);	/* the middle of a live 256 */
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EFOREIGN);
+	gen_pool_free(pool, c + CHUNK / 2, 32);	/* the middle of a live chunk */
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EFOREIGN);
+	gen_pool_free(pool, b, 64);		/* a 32-byte block freed as 64 */
+	ck_assert_error(GENALLOC_BUG, GENALLOC_ESIZE);
+	gen_pool_free(pool, r, 256);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EOVERLAP);
+	ck_assert_uint_eq(fx_live_bytes(pool), live);
+	ck_assert_uint_eq(fx_free_bytes(pool), free_before);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+	ck_assert_int_eq(errors_seen(), 0);
+	gen_pool_free(pool, a, 256);
+	gen_pool_free(pool, b, 32);
+	gen_pool_free(pool, c, (int)CHUNK);
+	gen_pool_destroy(pool);
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+/* One live 32-byte block is enough to refuse a destroy (the other busy
+ * tests leave 128 bytes or more live, which a check with slack also
+ * refused). */
+START_TEST(destroy_with_one_32_byte_block_is_refused)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+	struct gen_pool *pool = fx_pool(_i, p, 1);
+	unsigned long a = gen_pool_alloc(pool, 32);
+
+	capture_errors();
+	gen_pool_destroy(pool);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EBUSY);
+	gen_pool_free(pool, a, 32);
+	ck_assert_int_eq(compat_gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+/* The header's promise about reports: the function is the 2005 name of the
+ * call (alloc_gen_pool for the prefill, whatever name created the pool) and
+ * the pool is the compat pool - except, on the buddy backend, for errors the
+ * engine finds itself (bad chunks, misused frees), which name the engine's
+ * pool.  Only codes were checked before: a prefill report named
+ * gen_pool_alloc, an EBUSY or address-0 report naming the engine's pool,
+ * a free's WARN named gen_pool_alloc all passed. */
+static void assert_report(const char *func, const void *pool)
+{
+	ck_assert_int_eq(errors_seen(), 1);
+	ck_assert_str_eq(last_error()->func, func);
+	ck_assert_ptr_eq(last_error()->pool, pool);
+	reset_errors();
+}
+
+START_TEST(reports_name_the_2005_call_and_the_compat_pool)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 2);
+	struct gen_pool *pool, *prefilled;
+	unsigned long a, bad;
+
+	capture_errors();
+	p->bad = bad = p->chunk[1] + 64;
+	prefilled = gen_pool_create_backend(fx_backend(_i), 2, SHIFT, fx_get_new_chunk,
+					    (unsigned long)p);
+	ck_assert_ptr_nonnull(prefilled);
+	ck_assert_int_eq(errors_seen(), 1);
+	ck_assert_str_eq(last_error()->func, "alloc_gen_pool");
+	ck_assert_uint_eq(last_error()->addr, bad);
+	reset_errors();
+	gen_pool_destroy(prefilled);
+	p->bad = 0;
+
+	pool = fx_pool(_i, p, 0);
+	a = gen_pool_alloc(pool, 32);
+	ck_assert_uint_ne(a, 0);
+	ck_assert_uint_eq(gen_pool_alloc(pool, -1), 0);
+	assert_report("gen_pool_alloc", pool);
+	gen_pool_free(pool, a, -1);
+	assert_report("gen_pool_free", pool);
+	gen_pool_free(pool, 0, 32);
+	assert_report("gen_pool_free", pool);
+	gen_pool_destroy(pool);
+	assert_report("gen_pool_destroy", pool);
+	gen_pool_free(pool, a + 32, 32);	/* a double free, found by the engine */
+	ck_assert_int_eq(errors_seen(), 1);
+	ck_assert_str_eq(last_error()->func, "gen_pool_free");
+	ck_assert_uint_eq(last_error()->addr, a + 32);
+	if (fx_backend(_i) == COMPAT_BACKEND_BITMAP)
+		ck_assert_ptr_eq(last_error()->pool, pool);
+	else
+		ck_assert_ptr_eq(last_error()->pool, pool->engine);
+	reset_errors();
+	gen_pool_free(pool, a, 32);
+	gen_pool_destroy(pool);
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+/* The region visitor is handed the pool the program created, as the
+ * 2005-style signature says, on both backends (not the engine's pool). */
+static void region_names_pool(struct gen_pool *pool, unsigned long addr, unsigned long size,
+			      int from_callback, void *data)
+{
+	(void)addr;
+	(void)size;
+	(void)from_callback;
+	ck_assert_ptr_eq(pool, data);
+}
+
+START_TEST(regions_are_visited_with_the_compat_pool)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+	struct gen_pool *pool = fx_pool(_i, p, 1);
+	unsigned long r = (unsigned long)test_region(CHUNK, CHUNK);
+
+	gen_pool_free(pool, r, 256);
+	compat_gen_pool_for_each_region(pool, region_names_pool, pool);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* A donated run that ends at a frame's top, right below a chunk from the
+ * callback, is its own region: runs are followed only into donated frames
+ * above (a walk that went on into the callback chunk reported one donated
+ * run of 256 + 4096 bytes; regions_merge_donations_across_chunks has no
+ * callback chunk next to a donation). */
+struct region_rec {
+	int n;
+	unsigned long addr[4], size[4];
+	int from_callback[4];
+};
+
+static void record_region(struct gen_pool *pool, unsigned long addr, unsigned long size,
+			  int from_callback, void *data)
+{
+	struct region_rec *r = data;
+
+	(void)pool;
+	ck_assert_int_lt(r->n, 4);
+	r->addr[r->n] = addr;
+	r->size[r->n] = size;
+	r->from_callback[r->n++] = from_callback;
+}
+
+START_TEST(donated_run_below_a_callback_chunk_stops_at_it)
+{
+	struct fx_provider *p = fx_provider_adjacent(SHIFT, 2);
+	struct gen_pool *pool = fx_pool(_i, p, 0);
+	struct region_rec rec = { 0 };
+	int don;
+
+	ck_assert_uint_eq(p->chunk[1], p->chunk[0] + CHUNK);
+	gen_pool_free(pool, p->chunk[1] - 256, 256);	/* top of chunk 0's frame */
+	p->bad = p->chunk[1];				/* the callback's next chunk */
+	ck_assert_uint_eq(gen_pool_alloc(pool, (int)CHUNK), p->chunk[1]);
+	compat_gen_pool_for_each_region(pool, record_region, &rec);
+	ck_assert_int_eq(rec.n, 2);
+	don = rec.from_callback[0] ? 1 : 0;
+	ck_assert_int_eq(rec.from_callback[don], 0);
+	ck_assert_uint_eq(rec.addr[don], p->chunk[1] - 256);
+	ck_assert_uint_eq(rec.size[don], 256);
+	ck_assert_int_eq(rec.from_callback[!don], 1);
+	ck_assert_uint_eq(rec.addr[!don], p->chunk[1]);
+	ck_assert_uint_eq(rec.size[!don], CHUNK);
+	gen_pool_free(pool, p->chunk[1], (int)CHUNK);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 /* ------------------------------------------------------------ deaths */
 
 START_TEST(double_free_aborts_by_default)
@@ -606,6 +799,11 @@ Suite *compat_scenarios_suite(void)
 	tcase_add_loop_test(tc, misused_frees_are_bugs_and_change_nothing, 0, 2);
 	tcase_add_loop_test(tc, destroy_with_live_blocks_keeps_the_pool, 0, 2);
 	tcase_add_loop_test(tc, bad_chunks_from_the_callback_are_not_used, 0, 2);
+	tcase_add_loop_test(tc, misuse_at_the_edges_is_still_caught, 0, 2);
+	tcase_add_loop_test(tc, destroy_with_one_32_byte_block_is_refused, 0, 2);
+	tcase_add_loop_test(tc, reports_name_the_2005_call_and_the_compat_pool, 0, 2);
+	tcase_add_loop_test(tc, regions_are_visited_with_the_compat_pool, 0, 2);
+	tcase_add_loop_test(tc, donated_run_below_a_callback_chunk_stops_at_it, 0, 2);
 	tcase_add_loop_test_raise_signal(tc, double_free_aborts_by_default, SIGABRT, 0, 2);
 	tcase_add_loop_test_raise_signal(tc, destroy_busy_aborts_by_default, SIGABRT, 0, 2);
 	suite_add_tcase(s, tc);
