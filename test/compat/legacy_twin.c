@@ -44,3 +44,11 @@ void twin_destroy(void *twin)
 {
 	legacy_gen_pool_destroy(twin);
 }
+
+unsigned long twin_metadata_bytes(void *twin)
+{
+	struct legacy_gen_pool_stats st;
+
+	legacy_gen_pool_stats(twin, &st);
+	return st.metadata_bytes;
+}

@@ -12,5 +12,7 @@ void *twin_create(int shift, const unsigned long *chunks, int cap);
 unsigned long twin_alloc(void *twin, int size);
 void twin_free(void *twin, unsigned long addr, int size);
 void twin_destroy(void *twin);
+/* The twin's metadata_bytes, from legacy_gen_pool_stats(). */
+unsigned long twin_metadata_bytes(void *twin);
 
 #endif /* GENALLOC_TEST_COMPAT_LEGACY_TWIN_H */

@@ -50,6 +50,23 @@ START_TEST(unknown_environment_value_is_an_error)
 }
 END_TEST
 
+/* "Any other value is refused": the names are compared whole, so a value
+ * that merely starts like one (or is a prefix of one) is a typo too.  The
+ * cases above differ in the first letter; a comparison of the first few
+ * characters passed them. */
+START_TEST(near_miss_environment_values_are_errors)
+{
+	static const char *const near[] = { "bitmap2", "bit", "buddy2", "bud", "buddy " };
+
+	capture_errors();
+	for (unsigned k = 0; k < sizeof(near) / sizeof(near[0]); k++) {
+		ck_assert_msg(backend_with_env(near[k]) == COMPAT_BACKEND_DEFAULT,
+			      "GENALLOC_BACKEND=\"%s\" was accepted", near[k]);
+		ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	}
+}
+END_TEST
+
 START_TEST(a_named_backend_ignores_the_environment)
 {
 	struct gen_pool *pool;
@@ -121,6 +138,7 @@ Suite *compat_backend_choice_suite(void)
 
 	tcase_add_test(tc, environment_picks_the_backend);
 	tcase_add_test(tc, unknown_environment_value_is_an_error);
+	tcase_add_test(tc, near_miss_environment_values_are_errors);
 	tcase_add_test(tc, a_named_backend_ignores_the_environment);
 	tcase_add_test(tc, both_backends_live_in_one_process);
 	tcase_add_loop_test(tc, callback_sees_the_2005_fields, 0, 2);

@@ -227,6 +227,31 @@ START_TEST(buddy_backend_places_as_the_2005_engine)
 }
 END_TEST
 
+/* A buddy-backed pool's bookkeeping is its engine's plus compat's own pool
+ * structure, byte for byte, before and after growth (the other statistics
+ * tests only see metadata grow: leaving compat's structure out passed). */
+START_TEST(buddy_backend_metadata_is_the_engine_s_plus_the_pool)
+{
+	struct fx_provider *p = fx_provider_new(P_SHIFT, 1);
+	unsigned long theirs = (unsigned long)test_region(P_FRAME, P_FRAME);
+	struct gen_pool *pool = gen_pool_create_backend(COMPAT_BACKEND_BUDDY, 0, P_SHIFT,
+							fx_get_new_chunk, (unsigned long)p);
+	void *twin = twin_create(P_SHIFT, &theirs, 1);
+	struct compat_gen_pool_stats st;
+
+	compat_gen_pool_stats(pool, &st);
+	ck_assert_uint_eq(st.metadata_bytes, twin_metadata_bytes(twin) + sizeof(*pool));
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), p->chunk[0]);
+	ck_assert_uint_eq(twin_alloc(twin, 32), theirs);
+	compat_gen_pool_stats(pool, &st);
+	ck_assert_uint_eq(st.metadata_bytes, twin_metadata_bytes(twin) + sizeof(*pool));
+	gen_pool_free(pool, p->chunk[0], 32);
+	twin_free(twin, theirs, 32);
+	gen_pool_destroy(pool);
+	twin_destroy(twin);
+}
+END_TEST
+
 Suite *compat_placement_suite(void)
 {
 	Suite *s = suite_create("compat_placement");
@@ -234,6 +259,7 @@ Suite *compat_placement_suite(void)
 
 	tcase_add_loop_test(tc, bitmap_placement_matches_the_model, 0, 3);
 	tcase_add_loop_test(tc, buddy_backend_places_as_the_2005_engine, 0, 3);
+	tcase_add_test(tc, buddy_backend_metadata_is_the_engine_s_plus_the_pool);
 	suite_add_tcase(s, tc);
 	return s;
 }
