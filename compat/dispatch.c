@@ -130,11 +130,13 @@ GENALLOC_API enum compat_backend compat_gen_pool_backend(const struct gen_pool *
 	return pool->backend;
 }
 
-/* The checks every alloc and free share; 1 means "go on". */
-static int compat_request_ok(struct gen_pool *pool, int size, const char *func)
+/* The checks every alloc and free share; 1 means "go on".  A report carries
+ * the free's address (@addr, 0 for an alloc), as legacy/'s does. */
+static int compat_request_ok(struct gen_pool *pool, unsigned long addr, int size,
+			     const char *func)
 {
 	if (!pool || size < 0) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, pool, 0,
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, pool, addr,
 				size < 0 ? 0 : (size_t)size,
 				!pool ? "NULL pool" : "negative size");
 		return 0;
@@ -145,7 +147,7 @@ static int compat_request_ok(struct gen_pool *pool, int size, const char *func)
 
 GENALLOC_API unsigned long compat_gen_pool_alloc(struct gen_pool *pool, int size)
 {
-	if (!compat_request_ok(pool, size, "gen_pool_alloc"))
+	if (!compat_request_ok(pool, 0, size, "gen_pool_alloc"))
 		return 0;
 	return pool->ops->alloc(pool->engine, size);
 }
@@ -159,7 +161,7 @@ GENALLOC_API void compat_gen_pool_free(struct gen_pool *pool, unsigned long addr
 				(size_t)size, "address 0");
 		return;
 	}
-	if (!compat_request_ok(pool, size, "gen_pool_free"))
+	if (!compat_request_ok(pool, addr, size, "gen_pool_free"))
 		return;
 	pool->ops->free(pool->engine, addr, size);
 }

@@ -656,7 +656,11 @@ START_TEST(reports_name_the_2005_call_and_the_compat_pool)
 	ck_assert_uint_eq(gen_pool_alloc(pool, -1), 0);
 	assert_report("gen_pool_alloc", pool);
 	gen_pool_free(pool, a, -1);
+	ck_assert_uint_eq(last_error()->addr, a);	/* the address, as legacy/ */
 	assert_report("gen_pool_free", pool);
+	gen_pool_free(NULL, a, 32);
+	ck_assert_uint_eq(last_error()->addr, a);
+	assert_report("gen_pool_free", NULL);
 	gen_pool_free(pool, 0, 32);
 	assert_report("gen_pool_free", pool);
 	gen_pool_destroy(pool);
