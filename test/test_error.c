@@ -78,6 +78,32 @@ START_TEST(strerror_names_every_code)
 }
 END_TEST
 
+/* The names are what a report's reader sees: each code its own (the
+ * mutation audit gave one code another's name and nothing failed). */
+START_TEST(strerror_names_are_as_listed)
+{
+	static const struct {
+		enum genalloc_errcode code;
+		const char *name;
+	} names[] = {
+		{ GENALLOC_EINVAL, "invalid argument" },
+		{ GENALLOC_EDOUBLEFREE, "double free" },
+		{ GENALLOC_EFOREIGN, "address not owned by the pool" },
+		{ GENALLOC_EMISALIGNED, "misaligned address" },
+		{ GENALLOC_ESIZE, "size does not match the block" },
+		{ GENALLOC_ERANGE, "range outside its chunk" },
+		{ GENALLOC_EBUSY, "pool has live allocations" },
+		{ GENALLOC_EOVERLAP, "memory overlaps the pool" },
+		{ GENALLOC_ECORRUPT, "inconsistent pool state" },
+	};
+	size_t n = sizeof(names) / sizeof(names[0]);
+
+	ck_assert_uint_eq(n, GENALLOC_ECORRUPT - GENALLOC_EINVAL + 1);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(genalloc_strerror(names[i].code), names[i].name);
+}
+END_TEST
+
 Suite *error_hook_suite(void)
 {
 	Suite *s = suite_create("error_hook");
@@ -88,6 +114,7 @@ Suite *error_hook_suite(void)
 	tcase_add_test(tc, default_warn_prints_and_returns);
 	tcase_add_test_raise_signal(tc, default_bug_aborts, SIGABRT);
 	tcase_add_test(tc, strerror_names_every_code);
+	tcase_add_test(tc, strerror_names_are_as_listed);
 	suite_add_tcase(s, tc);
 	return s;
 }
