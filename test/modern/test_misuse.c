@@ -108,6 +108,9 @@ START_TEST(add_bad_ranges)
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EOVERLAP);
 	ck_assert_int_eq(gen_pool_add(pool, 0x20070, 0x100, -1), -EINVAL);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EOVERLAP);
+	/* from the last byte of a chunk: one byte is enough */
+	ck_assert_int_eq(gen_pool_add(pool, 0x2007f, 0x10, -1), -EINVAL);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EOVERLAP);
 	ck_assert_int_eq(gen_pool_add_virt(pool, 0x1000, 0, 0x40000, -1), -EINVAL);
 	ck_assert_str_eq(last_error()->func, "gen_pool_add_virt");
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EOVERLAP);
@@ -301,6 +304,7 @@ START_TEST(free_misuse_leaves_pool_unchanged)
 	free_must_fail(pool, 0x20080, 16, GENALLOC_EFOREIGN);	/* one past the end */
 	free_must_fail(pool, 0x20008, 16, GENALLOC_EMISALIGNED);
 	free_must_fail(pool, 0x2001f, 1, GENALLOC_EMISALIGNED);
+	free_must_fail(pool, 0x2007f, 1, GENALLOC_EMISALIGNED);	/* its last byte */
 	free_must_fail(pool, 0x20020, 0x61, GENALLOC_ERANGE);	/* one byte past */
 	free_must_fail(pool, 0x20000, ULONG_MAX, GENALLOC_ERANGE);	/* wraps */
 	free_must_fail(pool, 0x10100, 8, GENALLOC_ERANGE);	/* the sub-granule tail */
@@ -505,6 +509,19 @@ START_TEST(checker_finds_corruption)
 	newest->start_addr = saved;
 	newest->end_addr = saved + 0x7f;
 	ck_assert_int_eq(gen_pool_check(pool), 0);
+	/* The directory keeps its own copy of the bounds and catches the
+	 * overlap above first; lock-free mode skips it, so the chunks' own
+	 * comparison shows: one shared byte (the older chunk's last) is
+	 * enough. */
+	gen_pool_set_lockless(pool, true);
+	newest->start_addr = 0x10107;
+	newest->end_addr = 0x10107 + 0x7f;
+	corrupt_and_check(pool, "overlap of one byte");
+	newest->start_addr = saved;
+	newest->end_addr = saved + 0x7f;
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_set_lockless(pool, false);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
 	ck_assert_int_eq(errors_seen(), 0);
 	drain_and_destroy(pool);
 }
@@ -574,6 +591,65 @@ START_TEST(die_check_corrupt)
 }
 END_TEST
 
+/*
+ * gen_pool_destroy() looks for live granules in every chunk that is not
+ * wholly free, up to its last granule: a block that is the chunk's last
+ * granule (16 granules of 16 bytes, the block at 0x100f0) keeps the pool
+ * alive too, and the report names that block's address, the bit number
+ * scaled to bytes.  The fixture's blocks all start at bit 0, where neither
+ * the end of the search nor the scaling shows.
+ */
+START_TEST(destroy_finds_a_live_last_granule)
+{
+	struct gen_pool *pool = gen_pool_create(4, -1);
+	struct genpool_data_fixed last = { .offset = 0xf0 };
+	struct snapshot s;
+
+	ck_assert_ptr_nonnull(pool);
+	ck_assert_int_eq(gen_pool_add(pool, 0x10000, 0x100, -1), 0);
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 16, gen_pool_fixed_alloc, &last), 0x100f0);
+	take(pool, &s);
+	capture_errors();
+	gen_pool_destroy(pool);
+	ck_assert_int_eq(errors_seen(), 1);
+	ck_assert_uint_eq(last_error()->addr, 0x100f0);
+	ck_assert_error(GENALLOC_BUG, GENALLOC_EBUSY);
+	assert_unchanged(pool, &s);
+	gen_pool_free(pool, 0x100f0, 16);
+	gen_pool_destroy(pool);
+	ck_assert_int_eq(errors_seen(), 0);
+}
+END_TEST
+
+/*
+ * A free whose range is live in its first word but not in a later one is
+ * EDOUBLEFREE with the pool unchanged in both modes (_i = 1: lock-free).
+ * The lock-free release clears word by word with compare-and-swap, so it
+ * must check the whole range first: released as it goes, word 0 (granules
+ * 0..63, the live block) would be free before the free granule 64 is met.
+ */
+START_TEST(free_running_into_a_free_word_leaves_pool_unchanged)
+{
+	struct gen_pool *pool = gen_pool_create(4, -1);
+	struct snapshot s;
+
+	ck_assert_ptr_nonnull(pool);
+	ck_assert_int_eq(gen_pool_add(pool, 0x100000, 0x1000, -1), 0);	/* 4 words */
+	ck_assert_uint_eq(gen_pool_alloc(pool, 0x400), 0x100000);	/* word 0 */
+	if (_i)
+		gen_pool_set_lockless(pool, true);
+	capture_errors();
+	take(pool, &s);
+	ck_assert_uint_eq(s.bits[0], ~0UL);
+	free_must_fail(pool, 0x100000, 0x410, GENALLOC_EDOUBLEFREE);	/* + granule 64 */
+	ck_assert_uint_eq(gen_pool_avail(pool), 0x1000 - 0x400);
+	gen_pool_free(pool, 0x100000, 0x400);
+	ck_assert_int_eq(errors_seen(), 0);
+	ck_assert_uint_eq(gen_pool_avail(pool), 0x1000);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 Suite *modern_misuse_suite(void)
 {
 	Suite *s = suite_create("modern_misuse");
@@ -595,6 +671,8 @@ Suite *modern_misuse_suite(void)
 	tcase_add_test(tc, queries_on_null_pool);
 	tcase_add_test(tc, dma_on_null_pool_is_quiet);
 	tcase_add_test(tc, checker_finds_corruption);
+	tcase_add_test(tc, destroy_finds_a_live_last_granule);
+	tcase_add_loop_test(tc, free_running_into_a_free_word_leaves_pool_unchanged, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tcase_add_test(die, default_warn_returns);

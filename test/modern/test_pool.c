@@ -7,6 +7,7 @@
  *
  * Addresses are plain numbers: the engine never touches managed memory.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -476,6 +477,76 @@ START_TEST(stats_describe_free_space)
 }
 END_TEST
 
+/*
+ * Size 0 is refused before any algorithm runs at every granule size.  From
+ * order 33 up, (0 - 1) >> order is below UINT_MAX, so only the test for a
+ * rounding that overflows catches it: without it a user algorithm would be
+ * asked for 2^(64 - order) granules, and first_fit_align's missing data
+ * would draw a WARN, where size 0 is a quiet 0 (genalloc.h).
+ */
+static int algo_calls;
+
+static unsigned long counting_fit(unsigned long *map, unsigned long size, unsigned long start,
+				  unsigned int nr, void *data, struct gen_pool *pool,
+				  unsigned long start_addr)
+{
+	algo_calls++;
+	return gen_pool_first_fit(map, size, start, nr, data, pool, start_addr);
+}
+
+START_TEST(size_zero_is_refused_at_every_order)
+{
+	int order = (int)(sizeof(long) * 8) - 24;	/* 40 on LP64 */
+	struct gen_pool *pool = new_pool(order);
+	size_t size = (size_t)16 << order;		/* 16 granules */
+
+	ck_assert_int_eq(gen_pool_add(pool, 1UL << order, size, -1), 0);
+	capture_errors();
+	algo_calls = 0;
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 0, counting_fit, NULL), 0);
+	ck_assert_int_eq(algo_calls, 0);
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 0, gen_pool_first_fit_align, NULL), 0);
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, ULONG_MAX, counting_fit, NULL), 0);
+	ck_assert_int_eq(algo_calls, 0);
+	ck_assert_int_eq(errors_seen(), 0);
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 1, counting_fit, NULL), 1UL << order);
+	ck_assert_int_eq(algo_calls, 1);
+	ck_assert_uint_eq(gen_pool_avail(pool), size - (1UL << order));
+	gen_pool_free(pool, 1UL << order, 1);
+	drop(pool);
+}
+END_TEST
+
+/*
+ * A range may end on the last byte of the address space: only one whose end
+ * wraps past it is refused (add_bad_ranges in test_misuse.c).  That chunk
+ * then works as any other, its last granule included.
+ */
+START_TEST(chunk_may_end_at_the_top_of_the_address_space)
+{
+	struct gen_pool *pool = new_pool(4);
+	struct genpool_data_fixed last = { .offset = 0xf0 };
+	unsigned long top = ULONG_MAX - 0xff;	/* 16 granules up to ULONG_MAX */
+
+	capture_errors();
+	ck_assert_int_eq(gen_pool_add_virt(pool, top, 0x1000, 0x100, -1), 0);
+	ck_assert_int_eq(errors_seen(), 0);
+	ck_assert_uint_eq(gen_pool_size(pool), 0x100);
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 16, gen_pool_fixed_alloc, &last),
+			  ULONG_MAX - 0xf);
+	ck_assert_uint_eq(gen_pool_alloc(pool, 0xf0), top);
+	ck_assert_uint_eq(gen_pool_avail(pool), 0);
+	ck_assert(gen_pool_has_addr(pool, ULONG_MAX - 0xf, 16));
+	ck_assert(!gen_pool_has_addr(pool, ULONG_MAX - 0xf, 17));
+	ck_assert_uint_eq(gen_pool_virt_to_phys(pool, ULONG_MAX), 0x10ff);
+	gen_pool_free(pool, ULONG_MAX - 0xf, 16);
+	gen_pool_free(pool, top, 0xf0);
+	ck_assert_int_eq(errors_seen(), 0);
+	ck_assert_uint_eq(gen_pool_avail(pool), 0x100);
+	drop(pool);
+}
+END_TEST
+
 Suite *modern_pool_suite(void)
 {
 	Suite *s = suite_create("modern_pool");
@@ -500,6 +571,8 @@ Suite *modern_pool_suite(void)
 	tcase_add_test(tc, stats_describe_free_space);
 	tcase_add_test(tc, big_chunk_places_from_both_ends);
 	tcase_add_test(tc, bitmaps_start_on_cache_lines);
+	tcase_add_test(tc, size_zero_is_refused_at_every_order);
+	tcase_add_test(tc, chunk_may_end_at_the_top_of_the_address_space);
 	suite_add_tcase(s, tc);
 	return s;
 }
