@@ -472,6 +472,45 @@ START_TEST(indexed_runs_past_2_31_granules)
 }
 END_TEST
 
+/*
+ * The rollback clears only the words the claim set.  Here the "other
+ * thread" takes all of the run's part of word 1 (bits 64..99), so those
+ * bits of the range are all set in word 1 too, yet none is the claim's:
+ * clearing the whole range there would give the other's granules away
+ * (the retry would then answer bit 0).
+ */
+static unsigned long stealing_word_first_fit(unsigned long *map, unsigned long size,
+					     unsigned long start, unsigned int nr, void *data,
+					     struct gen_pool *pool, unsigned long start_addr)
+{
+	unsigned long bit = gen_pool_first_fit(map, size, start, nr, data, pool, start_addr);
+
+	if (conflict_calls++ == 0)
+		modern_bitmap_set(map, 64, bit + nr - 64);
+	return bit;
+}
+
+START_TEST(claim_conflict_rolls_back_only_its_own_words)
+{
+	struct gen_pool *pool = pool_with(0, 0x10000, 400);
+	struct gen_pool_chunk *chunk = atomic_load(&pool->chunks);
+
+	gen_pool_set_lockless(pool, true);
+	conflict_calls = 0;
+	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 100, stealing_word_first_fit, NULL),
+			  0x10000 + 100);
+	ck_assert_int_eq(conflict_calls, 2);
+	/* word 0 rolled back, 64..99 still the other's, 100..199 ours */
+	ck_assert_uint_eq(chunk->bits[0], 0);
+	ck_assert(modern_bitmap_all_set(chunk->bits, 64, 136));
+	ck_assert_uint_eq(modern_bitmap_weight(chunk->bits, 400), 136);
+	modern_bitmap_clear(chunk->bits, 64, 36);	/* the "other thread" frees */
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_free(pool, 0x10000 + 100, 100);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 Suite *modern_algo_suite(void)
 {
 	Suite *s = suite_create("modern_algo");
@@ -494,6 +533,7 @@ Suite *modern_algo_suite(void)
 	tcase_add_test(tc, answer_past_the_chunk_is_no_room);
 	tcase_add_test(tc, huge_pool_never_truncates_nr);
 	tcase_add_test(tc, indexed_runs_past_2_31_granules);
+	tcase_add_test(tc, claim_conflict_rolls_back_only_its_own_words);
 	suite_add_tcase(s, tc);
 	return s;
 }
