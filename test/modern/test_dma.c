@@ -112,6 +112,64 @@ START_TEST(dma_without_phys_gives_minus_one)
 }
 END_TEST
 
+/*
+ * gen_pool_dma_alloc() and gen_pool_dma_zalloc() allocate with the pool's
+ * algorithm and its data (gen_pool_set_algo()), as gen_pool_alloc() does;
+ * with a hole of two granules at 0 and one of one granule at 0x30, best
+ * fit takes 0x30 where first fit would take 0.  gen_pool_dma_zalloc_align()
+ * zeroes its @size bytes like the other zalloc calls.
+ */
+START_TEST(dma_helpers_use_the_pools_algorithm)
+{
+	unsigned char *mem;
+	struct gen_pool *pool = dma_pool(&mem, 4096);
+	struct genpool_data_fixed at = { .offset = 0x200 };
+	dma_addr_t dma = 0;
+	unsigned char *p;
+	size_t i;
+
+	ck_assert_ptr_eq(gen_pool_dma_alloc(pool, 0x20, NULL), mem);
+	ck_assert_ptr_eq(gen_pool_dma_alloc(pool, 0x10, NULL), mem + 0x20);
+	ck_assert_ptr_eq(gen_pool_dma_alloc(pool, 0x10, NULL), mem + 0x30);
+	ck_assert_ptr_eq(gen_pool_dma_alloc(pool, 0x10, NULL), mem + 0x40);
+	gen_pool_free(pool, (unsigned long)mem, 0x20);
+	gen_pool_free(pool, (unsigned long)mem + 0x30, 0x10);
+	gen_pool_set_algo(pool, gen_pool_best_fit, NULL);
+	ck_assert_ptr_eq(gen_pool_dma_alloc(pool, 0x10, &dma), mem + 0x30);
+	ck_assert_uint_eq(dma, PHYS + 0x30);
+	gen_pool_free(pool, (unsigned long)mem + 0x30, 0x10);
+	p = gen_pool_dma_zalloc(pool, 0x0c, &dma);
+	ck_assert_ptr_eq(p, mem + 0x30);
+	ck_assert_uint_eq(dma, PHYS + 0x30);
+	for (i = 0; i < 0x10; i++)
+		ck_assert_uint_eq(p[i], i < 0x0c ? 0 : 0xaa);
+	/* and the pool's data: a fixed offset */
+	gen_pool_set_algo(pool, gen_pool_fixed_alloc, &at);
+	ck_assert_ptr_eq(gen_pool_dma_alloc(pool, 0x10, &dma), mem + 0x200);
+	ck_assert_uint_eq(dma, PHYS + 0x200);
+	ck_assert_ptr_null(gen_pool_dma_zalloc(pool, 0x10, NULL));	/* taken */
+	gen_pool_free(pool, (unsigned long)mem + 0x200, 0x10);
+	p = gen_pool_dma_zalloc(pool, 0x10, NULL);
+	ck_assert_ptr_eq(p, mem + 0x200);
+	for (i = 0; i < 0x10; i++)
+		ck_assert_uint_eq(p[i], 0);
+	/* the aligned zalloc zeroes exactly its size too */
+	p = gen_pool_dma_zalloc_align(pool, 0x18, &dma, 0x100);
+	ck_assert_ptr_eq(p, mem);	/* the two-granule hole, on the 0x100 grid */
+	ck_assert_uint_eq(dma, PHYS);
+	for (i = 0; i < 0x20; i++)
+		ck_assert_uint_eq(p[i], i < 0x18 ? 0 : 0xaa);
+	gen_pool_free(pool, (unsigned long)mem, 0x18);
+	gen_pool_free(pool, (unsigned long)mem + 0x200, 0x10);
+	gen_pool_free(pool, (unsigned long)mem + 0x30, 0x0c);
+	gen_pool_free(pool, (unsigned long)mem + 0x20, 0x10);
+	gen_pool_free(pool, (unsigned long)mem + 0x40, 0x10);
+	ck_assert_uint_eq(gen_pool_avail(pool), 4096);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 Suite *modern_dma_suite(void)
 {
 	Suite *s = suite_create("modern_dma");
@@ -121,6 +179,7 @@ Suite *modern_dma_suite(void)
 	tcase_add_test(tc, dma_alloc_align_is_absolute);
 	tcase_add_test(tc, dma_zalloc_zeroes_exactly_size);
 	tcase_add_test(tc, dma_without_phys_gives_minus_one);
+	tcase_add_test(tc, dma_helpers_use_the_pools_algorithm);
 	suite_add_tcase(s, tc);
 	return s;
 }

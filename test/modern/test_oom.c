@@ -362,6 +362,32 @@ START_TEST(devm_kzalloc_without_memory_records_nothing)
 }
 END_TEST
 
+/*
+ * A duplicate name is refused before anything is allocated, as the kernel
+ * asks gen_pool_get() first: without any memory the answer is still -EINVAL
+ * (the name is taken), not -ENOMEM, and the first pool is still the one
+ * gen_pool_get() finds.
+ */
+START_TEST(devm_duplicate_is_refused_before_allocating)
+{
+	struct gen_pool *first, *second;
+	struct device dev;
+	long failed;
+
+	device_initialize(&dev);
+	first = devm_gen_pool_create(&dev, 4, -1, "sram");
+	ck_assert(!IS_ERR_OR_NULL(first));
+	capture_errors();
+	OOM_RUN(0, failed, second = devm_gen_pool_create(&dev, 4, -1, "sram"));
+	ck_assert_int_eq(failed, 0);
+	ck_assert_ptr_eq(second, ERR_PTR(-EINVAL));
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_ptr_eq(gen_pool_get(&dev, "sram"), first);
+	ck_assert_int_eq(devres_release_all(&dev), 1);
+	device_release(&dev);
+}
+END_TEST
+
 Suite *modern_oom_suite(void)
 {
 	Suite *s = suite_create("modern_oom");
@@ -375,6 +401,7 @@ Suite *modern_oom_suite(void)
 	tcase_add_loop_test(tc, order_aligned_pool_builds_its_hints_up_front, 0, 2);
 	tcase_add_test(tc, devm_pool_fails_cleanly_at_every_allocation);
 	tcase_add_test(tc, devm_kzalloc_without_memory_records_nothing);
+	tcase_add_test(tc, devm_duplicate_is_refused_before_allocating);
 	suite_add_tcase(s, tc);
 	return s;
 }
