@@ -119,7 +119,7 @@
  *   the system has it): their resident size rounds up to whole 2 MiB
  *   pages, and a big pool's random bitmap reads stop missing in the TLB.
  *
- * DIVERGENCES FROM THE KERNEL (each a known kernel defect or a BUG())
+ * DIVERGENCES FROM THE KERNEL (mostly kernel defects and BUG()s made safe)
  *  - NULL pool: WARN EINVAL and the failure value (the kernel dereferences
  *    it), except gen_pool_destroy(NULL) (no-op) and gen_pool_dma_alloc*(NULL)
  *    (NULL without a report, as the kernel's _algo, _align, _zalloc_algo and
