@@ -252,13 +252,17 @@ END_TEST
 
 /*
  * A conflict in the middle of a claim: the algorithm itself plays the other
- * thread and takes a bit inside the run it is about to return (in the
- * second word).  The pool must give back the word it had claimed, ask again
- * from the start it was given (the kernel's retry: 0, then 0 again, as the
- * first answer was bit 0), and place the block after the stolen bit.
+ * thread and takes the last @steal_n bits of the run it is about to return
+ * (in the second word).  The pool must give back the word it had claimed,
+ * ask again from the start it was given (the kernel's retry: 0, then 0
+ * again, as the first answer was bit 0), and place the block after the
+ * stolen bits.  Only the words the claim set are given back: when the other
+ * thread holds all of the run's part of word 1 (bits 64..99), clearing the
+ * whole range there would hand its granules away.
  */
 static int conflict_calls;
 static unsigned long conflict_starts[4];
+static unsigned long steal_n;
 
 static unsigned long stealing_first_fit(unsigned long *map, unsigned long size,
 					unsigned long start, unsigned int nr, void *data,
@@ -269,7 +273,7 @@ static unsigned long stealing_first_fit(unsigned long *map, unsigned long size,
 	if (conflict_calls < 4)
 		conflict_starts[conflict_calls] = start;
 	if (conflict_calls++ == 0)
-		modern_bitmap_set(map, bit + nr - 1, 1);
+		modern_bitmap_set(map, bit + nr - steal_n, steal_n);
 	return bit;
 }
 
@@ -281,17 +285,24 @@ START_TEST(claim_conflict_rolls_back_and_retries_from_its_start)
 	/* A conflict needs another thread inside the claim: the lock-free
 	 * path (indexed mode serializes allocations). */
 	gen_pool_set_lockless(pool, true);
-	conflict_calls = 0;
-	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 100, stealing_first_fit, NULL), 0x10000 + 100);
-	ck_assert_int_eq(conflict_calls, 2);
-	ck_assert_uint_eq(conflict_starts[0], 0);
-	ck_assert_uint_eq(conflict_starts[1], 0);
-	/* word 0 was rolled back: bits 0..63 clear, 99 stolen, 100..199 ours */
-	ck_assert_uint_eq(chunk->bits[0], 0);
-	ck_assert_uint_eq(modern_bitmap_weight(chunk->bits, 400), 101);
-	modern_bitmap_clear(chunk->bits, 99, 1);	/* the "other thread" frees */
-	ck_assert_int_eq(gen_pool_check(pool), 0);
-	gen_pool_free(pool, 0x10000 + 100, 100);
+	for (int i = 0; i < 2; i++) {
+		steal_n = i ? 36 : 1;	/* bit 99; bits 64..99, all of word 1's part */
+		conflict_calls = 0;
+		ck_assert_uint_eq(gen_pool_alloc_algo(pool, 100, stealing_first_fit, NULL),
+				  0x10000 + 100);
+		ck_assert_int_eq(conflict_calls, 2);
+		ck_assert_uint_eq(conflict_starts[0], 0);
+		ck_assert_uint_eq(conflict_starts[1], 0);
+		/* word 0 rolled back, the stolen bits still the other's,
+		 * 100..199 ours */
+		ck_assert_uint_eq(chunk->bits[0], 0);
+		ck_assert(modern_bitmap_all_set(chunk->bits, 100 - steal_n, 100 + steal_n));
+		ck_assert_uint_eq(modern_bitmap_weight(chunk->bits, 400), 100 + steal_n);
+		/* the "other thread" frees */
+		modern_bitmap_clear(chunk->bits, 100 - steal_n, steal_n);
+		ck_assert_int_eq(gen_pool_check(pool), 0);
+		gen_pool_free(pool, 0x10000 + 100, 100);
+	}
 	gen_pool_destroy(pool);
 }
 END_TEST
@@ -324,6 +335,7 @@ START_TEST(claim_conflict_retries_from_the_answered_start)
 	gen_pool_set_lockless(pool, true);
 	ck_assert_uint_eq(gen_pool_alloc(pool, 10), 0x10000);
 	conflict_calls = 0;
+	steal_n = 1;
 	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 100, stealing_first_fit, NULL), 0x10000 + 110);
 	ck_assert_int_eq(conflict_calls, 2);
 	ck_assert_uint_eq(conflict_starts[0], 0);
@@ -472,45 +484,6 @@ START_TEST(indexed_runs_past_2_31_granules)
 }
 END_TEST
 
-/*
- * The rollback clears only the words the claim set.  Here the "other
- * thread" takes all of the run's part of word 1 (bits 64..99), so those
- * bits of the range are all set in word 1 too, yet none is the claim's:
- * clearing the whole range there would give the other's granules away
- * (the retry would then answer bit 0).
- */
-static unsigned long stealing_word_first_fit(unsigned long *map, unsigned long size,
-					     unsigned long start, unsigned int nr, void *data,
-					     struct gen_pool *pool, unsigned long start_addr)
-{
-	unsigned long bit = gen_pool_first_fit(map, size, start, nr, data, pool, start_addr);
-
-	if (conflict_calls++ == 0)
-		modern_bitmap_set(map, 64, bit + nr - 64);
-	return bit;
-}
-
-START_TEST(claim_conflict_rolls_back_only_its_own_words)
-{
-	struct gen_pool *pool = pool_with(0, 0x10000, 400);
-	struct gen_pool_chunk *chunk = atomic_load(&pool->chunks);
-
-	gen_pool_set_lockless(pool, true);
-	conflict_calls = 0;
-	ck_assert_uint_eq(gen_pool_alloc_algo(pool, 100, stealing_word_first_fit, NULL),
-			  0x10000 + 100);
-	ck_assert_int_eq(conflict_calls, 2);
-	/* word 0 rolled back, 64..99 still the other's, 100..199 ours */
-	ck_assert_uint_eq(chunk->bits[0], 0);
-	ck_assert(modern_bitmap_all_set(chunk->bits, 64, 136));
-	ck_assert_uint_eq(modern_bitmap_weight(chunk->bits, 400), 136);
-	modern_bitmap_clear(chunk->bits, 64, 36);	/* the "other thread" frees */
-	ck_assert_int_eq(gen_pool_check(pool), 0);
-	gen_pool_free(pool, 0x10000 + 100, 100);
-	gen_pool_destroy(pool);
-}
-END_TEST
-
 Suite *modern_algo_suite(void)
 {
 	Suite *s = suite_create("modern_algo");
@@ -533,7 +506,6 @@ Suite *modern_algo_suite(void)
 	tcase_add_test(tc, answer_past_the_chunk_is_no_room);
 	tcase_add_test(tc, huge_pool_never_truncates_nr);
 	tcase_add_test(tc, indexed_runs_past_2_31_granules);
-	tcase_add_test(tc, claim_conflict_rolls_back_only_its_own_words);
 	suite_add_tcase(s, tc);
 	return s;
 }

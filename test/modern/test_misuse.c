@@ -467,6 +467,13 @@ static void corrupt_and_check(struct gen_pool *pool, const char *what)
 	ck_assert_error(GENALLOC_BUG, GENALLOC_ECORRUPT);
 }
 
+/* Give the fixture's newest chunk (128 bytes) the bounds of one at @start. */
+static void move_chunk(struct gen_pool_chunk *chunk, unsigned long start)
+{
+	chunk->start_addr = start;
+	chunk->end_addr = start + 0x7f;
+}
+
 START_TEST(checker_finds_corruption)
 {
 	struct gen_pool *pool = fixture();
@@ -500,25 +507,20 @@ START_TEST(checker_finds_corruption)
 	corrupt_and_check(pool, "inverted bounds");
 	newest->end_addr = saved;
 	saved = newest->start_addr;
-	newest->start_addr = 0;
-	newest->end_addr = 0x7f;
+	move_chunk(newest, 0);
 	corrupt_and_check(pool, "chunk at address 0");
-	newest->start_addr = 0x10100;	/* overlaps the older chunk's tail */
-	newest->end_addr = 0x10100 + 0x7f;
+	move_chunk(newest, 0x10100);	/* overlaps the older chunk's tail */
 	corrupt_and_check(pool, "overlap");
-	newest->start_addr = saved;
-	newest->end_addr = saved + 0x7f;
+	move_chunk(newest, saved);
 	ck_assert_int_eq(gen_pool_check(pool), 0);
 	/* The directory keeps its own copy of the bounds and catches the
 	 * overlap above first; lock-free mode skips it, so the chunks' own
 	 * comparison shows: one shared byte (the older chunk's last) is
 	 * enough. */
 	gen_pool_set_lockless(pool, true);
-	newest->start_addr = 0x10107;
-	newest->end_addr = 0x10107 + 0x7f;
+	move_chunk(newest, 0x10107);
 	corrupt_and_check(pool, "overlap of one byte");
-	newest->start_addr = saved;
-	newest->end_addr = saved + 0x7f;
+	move_chunk(newest, saved);
 	ck_assert_int_eq(gen_pool_check(pool), 0);
 	gen_pool_set_lockless(pool, false);
 	ck_assert_int_eq(gen_pool_check(pool), 0);
