@@ -5,8 +5,10 @@
 #include "support.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int seen;
 static struct genalloc_error last;
@@ -37,6 +39,29 @@ void reset_errors(void)
 {
 	seen = 0;
 	memset(&last, 0, sizeof(last));
+}
+
+void stderr_capture_start(struct stderr_capture *c)
+{
+	c->saved = dup(2);
+	ck_assert_int_ge(c->saved, 0);
+	ck_assert_int_eq(pipe(c->pipe), 0);
+	fflush(stderr);
+	ck_assert_int_eq(dup2(c->pipe[1], 2), 2);
+}
+
+void stderr_capture_end(struct stderr_capture *c, char *buf, size_t size)
+{
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(c->saved, 2);
+	close(c->saved);
+	close(c->pipe[1]);
+	n = read(c->pipe[0], buf, size - 1);
+	close(c->pipe[0]);
+	ck_assert_int_gt(n, 0);
+	buf[n] = '\0';
 }
 
 #ifdef GENALLOC_TEST_COVERAGE

@@ -67,6 +67,42 @@ void expect_death(void);
 void reset_errors(void);
 
 /**
+ * ck_assert_report() - exactly one report since the last reset, from @fn
+ * (the call's kernel name) about pool @p; then reset
+ */
+#define ck_assert_report(fn, p)                                              \
+	do {                                                                 \
+		ck_assert_int_eq(errors_seen(), 1);                          \
+		ck_assert_str_eq(last_error()->func, (fn));                  \
+		ck_assert_ptr_eq(last_error()->pool, (p));                   \
+		reset_errors();                                              \
+	} while (0)
+
+/**
+ * struct stderr_capture - what stderr_capture_start() set aside
+ * @saved: the process's stderr
+ * @pipe:  the pipe standing in for it
+ */
+struct stderr_capture {
+	int saved;
+	int pipe[2];
+};
+
+/**
+ * stderr_capture_start() - send file descriptor 2 into a pipe, so that a
+ * test can read what the default error hook prints
+ */
+void stderr_capture_start(struct stderr_capture *c);
+
+/**
+ * stderr_capture_end() - give back stderr and read what was written
+ * @c:    as stderr_capture_start() filled it
+ * @buf:  receives the text, NUL-terminated (the test fails if there is none)
+ * @size: bytes of @buf; the pipe's first @size - 1 bytes are kept
+ */
+void stderr_capture_end(struct stderr_capture *c, char *buf, size_t size);
+
+/**
  * test_region() - aligned scratch memory, freed after the test
  * @align: power-of-two alignment
  * @size:  bytes
