@@ -1068,38 +1068,6 @@ static unsigned long next_block_ge(const struct modern_index *ix, unsigned long 
 	return with_dirty(ix, tree_next_block_ge(ix, b, nr), b + 1, nr);
 }
 
-/* The leftmost block in (@b, @bend) of value >= @nr that the tree shows, or
- * MODERN_INDEX_NONE: tree_next_block_ge() that climbs only while the nodes
- * start below @bend, so that a search confined to a stretch pays for that
- * stretch alone. */
-static unsigned long tree_next_block_ge_below(const struct modern_index *ix, unsigned long b,
-					      unsigned long nr, unsigned long bend)
-{
-	unsigned long i = b, lim = bend, end, c;
-	unsigned int l;
-
-	for (l = 0; l < ix->nlevels && i + 1 < lim; l++) {
-		end = min_ul((i / FAN + 1) * FAN, lim);
-		c = first_ge(ix, l, i + 1, end, nr);
-		if (c < end) {
-			c = descend(ix, l, c, nr, true);
-			return c < bend ? c : MODERN_INDEX_NONE;
-		}
-		i /= FAN;
-		lim = ceil_div(lim, FAN);
-	}
-	return MODERN_INDEX_NONE;
-}
-
-/* The leftmost block in (@b, @bend) of value >= @nr, or MODERN_INDEX_NONE. */
-static unsigned long next_block_ge_below(const struct modern_index *ix, unsigned long b,
-					 unsigned long nr, unsigned long bend)
-{
-	unsigned long r = with_dirty(ix, tree_next_block_ge_below(ix, b, nr, bend), b + 1, nr);
-
-	return r < bend ? r : MODERN_INDEX_NONE;
-}
-
 /* ------------------------------------------------------------ life cycle */
 
 /* Nodes of a level, rounded up to whole groups of siblings. */
@@ -1929,31 +1897,19 @@ unsigned long modern_index_find_first(struct modern_index *ix, const unsigned lo
 unsigned long modern_index_find(const struct modern_index *ix, const unsigned long *map,
 				unsigned long lo, unsigned long nr)
 {
-	unsigned long e;
+	unsigned long b, r, e;
 
 	if (lo == 0)
 		return first_in_block(ix, map, leftmost_block_ge(ix, nr), nr, &e);
-	return modern_index_find_below(ix, map, lo, nr, ix->nbits, &e);
-}
-
-unsigned long modern_index_find_below(const struct modern_index *ix, const unsigned long *map,
-				      unsigned long lo, unsigned long nr, unsigned long limit,
-				      unsigned long *run_end)
-{
-	unsigned long b, r;
-
-	*run_end = MODERN_INDEX_NONE;
-	limit = min_ul(limit, ix->nbits);
-	if (lo >= limit || nr > ix->nbits - lo || modern_index_longest(ix) < nr)
+	if (lo >= ix->nbits || nr > ix->nbits - lo || modern_index_longest(ix) < nr)
 		return MODERN_INDEX_NONE;
 	/* The run through @lo, the rest of its block, then the tree. */
 	if (!bit_used(map, lo)) {
-		*run_end = next_used(ix, map, lo);
-		if (*run_end - lo >= nr)
+		e = next_used(ix, map, lo);
+		if (e - lo >= nr)
 			return lo;
-		lo = *run_end;
-		*run_end = MODERN_INDEX_NONE;
-		if (lo >= limit)
+		lo = e;
+		if (lo >= ix->nbits)
 			return MODERN_INDEX_NONE;
 	}
 	/* Bit @lo is used, so a window from here starts a run in @lo's block
@@ -1961,16 +1917,70 @@ unsigned long modern_index_find_below(const struct modern_index *ix, const unsig
 	b = lo >> BLOCK_SHIFT;
 	r = MODERN_INDEX_NONE;
 	if (leaf_value(ix, b) >= nr)
-		r = block_find(ix, map, b, lo, nr, run_end);
+		r = block_find(ix, map, b, lo, nr, &e);
 	if (r == MODERN_INDEX_NONE) {
-		b = next_block_ge_below(ix, b, nr, ceil_div(limit, BLOCK_BITS));
+		b = next_block_ge(ix, b, nr);
 		if (b != MODERN_INDEX_NONE)
-			r = block_find(ix, map, b, b << BLOCK_SHIFT, nr, run_end);
+			r = block_find(ix, map, b, b << BLOCK_SHIFT, nr, &e);
 	}
-	if (r < limit)
-		return r;
-	*run_end = MODERN_INDEX_NONE;
-	return MODERN_INDEX_NONE;
+	return r;
+}
+
+/* The runs of at least @nr bits that start in block @b from @p (a used bit,
+ * or one whose run is shorter than @nr), in order, each to @visit; the
+ * block's value must be at least @nr.  Returns where the last run ended,
+ * or @p. */
+static unsigned long visit_block(const struct modern_index *ix, const unsigned long *map,
+				 unsigned long b, unsigned long p, unsigned long nr,
+				 unsigned long limit, modern_index_visit_fn visit, void *arg)
+{
+	unsigned long r, q;
+
+	while ((r = block_find(ix, map, b, p, nr, &q)) < limit) {
+		if (q == MODERN_INDEX_NONE)
+			q = next_used(ix, map, r);
+		visit(arg, r, q);
+		p = q;
+		if (q >> BLOCK_SHIFT != b)
+			break;	/* the run went past the block */
+	}
+	return p;
+}
+
+/*
+ * Only the blocks whose leaves hold @nr are read, eight leaves at a time
+ * from one load: a refill of best fit's size classes asks for every long
+ * run of a stretch of 64 blocks, and climbing the tree again for each run,
+ * as modern_index_find() does, was about half of a 16 MiB pool's best-fit
+ * pair (bench/FINDINGS.md).  The leaves alone are exact (the dirty block's
+ * included); only saturated ones need their parent (sat_filter()).
+ */
+void modern_index_visit_runs(const struct modern_index *ix, const unsigned long *map,
+			     unsigned long lo, unsigned long limit, unsigned long nr,
+			     modern_index_visit_fn visit, void *arg)
+{
+	unsigned long p = lo, b, bend, g;
+	unsigned int mask;
+
+	limit = min_ul(limit, ix->nbits);
+	if (lo >= limit || nr == 0)
+		return;
+	/* A run through @lo that started below it is not one of the stretch's. */
+	if (p > 0 && !bit_used(map, p - 1))
+		p = next_used(ix, map, p);
+	bend = ceil_div(limit, BLOCK_BITS);
+	for (b = p >> BLOCK_SHIFT, g = b & ~(FAN - 1); g < bend && p < limit; g += FAN) {
+		mask = leaf_mask(ix, g, nr) & (~0U << (b > g ? b - g : 0));
+		if (bend - g < FAN)
+			mask &= (1U << (bend - g)) - 1;
+		for (; mask && p < limit; mask &= mask - 1) {
+			b = g + (unsigned long)__builtin_ctz(mask);
+			if (b < p >> BLOCK_SHIFT)
+				continue;	/* a visited run covered it */
+			p = visit_block(ix, map, b, p > b << BLOCK_SHIFT ? p : b << BLOCK_SHIFT,
+					nr, limit, visit, arg);
+		}
+	}
 }
 
 unsigned long modern_index_next_used(const struct modern_index *ix,

@@ -174,23 +174,27 @@ unsigned long modern_index_longest(const struct modern_index *ix);
 unsigned long modern_index_find(const struct modern_index *ix, const unsigned long *map,
 				unsigned long lo, unsigned long nr);
 
+/* Called with each run [@start, @end) that modern_index_visit_runs() finds. */
+typedef void (*modern_index_visit_fn)(void *arg, unsigned long start, unsigned long end);
+
 /**
- * modern_index_find_below() - modern_index_find() for a run whose first bit
- * lies below @limit, and where that run ends
- * @ix:      the index
- * @map:     its bitmap
- * @lo:      first bit to consider
- * @nr:      run length, > 0
- * @limit:   the run must start below it; the search reads no further than
- *           the blocks of 256 bits that hold [@lo, @limit) and the run
- * @run_end: receives the end of the free run that holds the answer where
- *           the search met it, else MODERN_INDEX_NONE
+ * modern_index_visit_runs() - every run of at least @nr clear bits that
+ * starts in [@lo, @limit), in address order
+ * @ix:    the index
+ * @map:   its bitmap
+ * @lo:    first bit of the stretch; a run through it that starts below it
+ *         is not visited
+ * @limit: runs must start below it
+ * @nr:    shortest run to visit, > 0
+ * @visit: called with each run, whole (its end may lie past @limit)
+ * @arg:   passed to @visit
  *
- * Return: the run's first bit, or MODERN_INDEX_NONE.
+ * Reads only the blocks of 256 bits in [@lo, @limit) that start such a
+ * run, and the full map for the ends of runs that leave their block.
  */
-unsigned long modern_index_find_below(const struct modern_index *ix, const unsigned long *map,
-				      unsigned long lo, unsigned long nr, unsigned long limit,
-				      unsigned long *run_end);
+void modern_index_visit_runs(const struct modern_index *ix, const unsigned long *map,
+			     unsigned long lo, unsigned long limit, unsigned long nr,
+			     modern_index_visit_fn visit, void *arg);
 
 /**
  * modern_index_find_first() - modern_index_find(@ix, @map, 0, @nr), and where

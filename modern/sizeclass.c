@@ -395,6 +395,7 @@ void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned lon
  * @from:   the old horizon: runs before it are in the head already
  * @best:   the best run seen holding @nr (len 0: none yet)
  * @maxlen: the longest run of the class seen
+ * @any:    the block being scanned starts a run of the class
  */
 struct refill {
 	struct modern_sizeclass *sc;
@@ -403,6 +404,7 @@ struct refill {
 	struct sc_run from;
 	struct sc_run best;
 	unsigned long maxlen;
+	bool any;
 };
 
 static void refill_take(struct refill *rf, unsigned long p, unsigned long len)
@@ -439,13 +441,27 @@ static unsigned long run_end(const struct modern_index *ix, const unsigned long 
 	return q == end ? modern_index_next_used(ix, map, end) : q;
 }
 
+/* One run of the refill's scan: into the refill if it is of the class. */
+static void refill_visit(void *arg, unsigned long start, unsigned long end)
+{
+	struct refill *rf = arg;
+
+	if (size_class(end - start) == rf->c) {
+		rf->any = true;
+		refill_take(rf, start, end - start);
+	}
+}
+
 /*
  * Every run of class @rf->c that starts in block @b, into @rf.  Runs that
  * start before the block are not its; the last may end past it.  Short
- * runs are walked word by word; from 64 granules up the index leaps to
- * each run long enough, over the shorter ones, and stops at the block's
- * end instead of looking for the next such run in the rest of the chunk
- * (that look cost a 16 MiB pool's best fit a sixth of its time).
+ * runs are walked word by word; from 64 granules up the index leads to
+ * each run long enough, over the shorter ones, reading only the leaves of
+ * the block's 64 index blocks.  A search per run, which climbed the index's
+ * tree each time, took a 16 MiB pool's best fit 5579 instructions a pair
+ * (4628 now) where 1 MiB and 256 MiB take about 2100: on chunks of about
+ * 2^21 granules the budget leaves each class's head its least room, and a
+ * quarter of the queries refill (bench/FINDINGS.md).
  *
  * Return: whether the block starts any run of the class.
  */
@@ -454,33 +470,26 @@ static bool scan_block(const struct modern_index *ix, const unsigned long *map,
 {
 	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS, p, q;
 	unsigned long shortest = class_min(rf->c);
-	bool any = false;
 
 	if (end > nbits)
 		end = nbits;
+	rf->any = false;
+	if (shortest >= BPL) {
+		modern_index_visit_runs(ix, map, first, end, shortest, refill_visit, rf);
+		return rf->any;
+	}
 	p = first;
 	if (p > 0 && !(map[(p - 1) / BPL] >> ((p - 1) % BPL) & 1))
 		p = modern_index_next_used(ix, map, p);
 	while (p < end) {
-		if (shortest < BPL) {
-			p = modern_find_next_zero_bit(map, end, p);
-			if (p >= end)
-				break;
-			q = run_end(ix, map, p, end);
-		} else {
-			p = modern_index_find_below(ix, map, p, shortest, end, &q);
-			if (p == MODERN_INDEX_NONE)
-				break;
-			if (q == MODERN_INDEX_NONE)
-				q = modern_index_next_used(ix, map, p);
-		}
-		if (size_class(q - p) == rf->c) {
-			any = true;
-			refill_take(rf, p, q - p);
-		}
+		p = modern_find_next_zero_bit(map, end, p);
+		if (p >= end)
+			break;
+		q = run_end(ix, map, p, end);
+		refill_visit(rf, p, q);
 		p = q;
 	}
-	return any;
+	return rf->any;
 }
 
 /* The first block at or after @b marked in class @c's row, or ~0UL. */
