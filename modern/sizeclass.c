@@ -43,17 +43,18 @@
  *   first on ties.
  *
  * COST
- *   For a chunk of N granules: a row of one bit per 16384 granules with its
- *   summary for each class up to length N (at most 167 of them: 1/98 of
- *   the bitmap's N / 8 bytes), 3 KiB of counts, bounds and horizons, and
- *   the heads at 8 bytes a run: up to 8 runs for each one-length class,
- *   and for each wider class as many (at least 4) as keep the run index
- *   and the size classes together within 1/8 of the bitmap.  That is 41 KiB
- *   for the 1 MiB bitmap of 2^23 granules (1/25, the pair exactly 1/8),
- *   and 1/24.6 of the bitmap from 2^25 granules on; 8-9 KiB on chunks
- *   of 64 to 2^20 granules, so below 2^22 that floor can take the pair
- *   past 1/8 (2^21 granules stay just within it, 2^21 + 1 do not).
- *   Allocated the first time best fit runs on the chunk.
+ *   For a chunk of N granules, for each class up to length N (at most 167
+ *   of them): a row of one bit per 16384 granules, with a summary when the
+ *   row is longer than SUM_AFTER words (rows and summaries at most 1/98 of
+ *   the bitmap's N / 8 bytes), 18 bytes of count, bound, head size and
+ *   horizon, and the head at 8 bytes a run: up to 8 runs for each
+ *   one-length class, and for each wider class as many (at least 4) as
+ *   keep the run index and the size classes together within 1/8 of the
+ *   bitmap.  That is 41 KiB for the 1 MiB bitmap of 2^23 granules (1/25,
+ *   the pair exactly 1/8), and 1/24.7 of the bitmap from 2^25 granules on;
+ *   3.7-7 KiB on chunks of 64 to 2^20 granules, where that floor takes the
+ *   pair past 1/8 (every chunk of 1.68 * 2^20 granules or more stays
+ *   within it).  Allocated the first time best fit runs on the chunk.
  */
 #include "sizeclass_internal.h"
 
@@ -73,6 +74,10 @@
 #define CLASS_WORDS ((NCLASS + BPL - 1) / BPL)
 #define ROOM_MIN 4		/* runs in a class's head, at the least */
 #define EXACT_ROOM_MAX 8	/* ... and at the most in a one-length class's */
+/* Rows of more words than this keep a summary; shorter ones are read whole
+ * (on 2^21 granules, two words: their summaries would cost the heads one
+ * run a class). */
+#define SUM_AFTER 8
 
 /* One free run; chunks have at most 2^32 - 1 granules. */
 struct sc_run {
@@ -88,12 +93,14 @@ static const struct sc_run everything = { UINT32_MAX, UINT32_MAX };
  * @nbits:     granules in the chunk
  * @nblocks:   blocks of BLOCK_BITS granules
  * @row_words: words per class row
- * @sum_words: words per row summary
- * @nclass:    classes with rows and heads: those of lengths up to @nbits
+ * @sum_words: words per row summary (0: rows of SUM_AFTER words or fewer
+ *             have none)
+ * @nclass:    classes the chunk can hold runs of: those of lengths up to
+ *             @nbits, which alone have counts, heads and rows
  * @room:      runs the head of a class of more than one length can hold
  * @exact_room: runs the head of a one-length class can hold
  * @nonempty:  bit c set iff class c holds a run
- * @count:     runs per class
+ * @count:     runs per class (@nclass of them, as the four below)
  * @maxlen:    no run of the class is longer
  * @nhead:     runs in each class's head
  * @horizon:   each class's horizon
@@ -102,6 +109,11 @@ static const struct sc_run everything = { UINT32_MAX, UINT32_MAX };
  * @sums:      @nclass summaries: bit w set iff word w of the row is not 0,
  *             so a refill skips empty stretches of a big chunk's rows
  * @rows:      @nclass rows of @row_words words
+ *
+ * Everything sized by @nclass follows the header in one allocation: rows,
+ * summaries, horizons, heads, then the counts, bounds and head sizes.
+ * Arrays of all NCLASS classes would cost a chunk of 2^21 granules, whose
+ * runs fit in 124 classes, 774 bytes: a run a class of its heads' room.
  */
 struct modern_sizeclass {
 	unsigned long nbits;
@@ -112,10 +124,10 @@ struct modern_sizeclass {
 	unsigned int room;
 	unsigned int exact_room;
 	unsigned long nonempty[CLASS_WORDS];
-	uint32_t count[NCLASS];
-	uint32_t maxlen[NCLASS];
-	uint16_t nhead[NCLASS];
-	struct sc_run horizon[NCLASS];
+	uint32_t *count;
+	uint32_t *maxlen;
+	uint16_t *nhead;
+	struct sc_run *horizon;
 	struct sc_run *heads;
 	unsigned long *sums;
 	unsigned long rows[];
@@ -216,7 +228,8 @@ static void mark(struct modern_sizeclass *sc, unsigned int c, unsigned long b)
 	unsigned long wi = b / BPL, *w = &row(sc, c)[wi];
 
 	*w |= 1UL << (b % BPL);
-	sum(sc, c)[wi / BPL] |= 1UL << (wi % BPL);
+	if (sc->sum_words)
+		sum(sc, c)[wi / BPL] |= 1UL << (wi % BPL);
 }
 
 static void unmark(struct modern_sizeclass *sc, unsigned int c, unsigned long b)
@@ -224,7 +237,7 @@ static void unmark(struct modern_sizeclass *sc, unsigned int c, unsigned long b)
 	unsigned long wi = b / BPL, *w = &row(sc, c)[wi];
 
 	*w &= ~(1UL << (b % BPL));
-	if (!*w)
+	if (!*w && sc->sum_words)
 		sum(sc, c)[wi / BPL] &= ~(1UL << (wi % BPL));
 }
 
@@ -256,8 +269,8 @@ static void run_removed(struct modern_sizeclass *sc, unsigned long start, unsign
 
 /*
  * The classes a chunk of @nbits granules can hold runs of: no run is longer
- * than the chunk, so the classes above its length need no row and no head
- * (on 2^21 granules, 43 of the 167: room for 7 runs a class, not 4).
+ * than the chunk, so the classes above its length need no row, no head and
+ * no count (on 2^21 granules, 43 of the 167).
  */
 static unsigned int classes_for(unsigned long nbits)
 {
@@ -273,14 +286,24 @@ static unsigned long head_slots(unsigned long nbits, unsigned int room, unsigned
 	return (unsigned long)e * exact + (unsigned long)(n - e) * room;
 }
 
-/* Rows and summaries, in bytes. */
-static size_t rows_bytes(unsigned long nbits)
+static unsigned long row_words_for(unsigned long nbits)
 {
-	unsigned long nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT;
-	unsigned long row_words = modern_bits_to_longs(nblocks);
+	return modern_bits_to_longs((nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT);
+}
 
-	return classes_for(nbits) * (row_words + modern_bits_to_longs(row_words)) *
-	       sizeof(unsigned long);
+static unsigned long sum_words_for(unsigned long row_words)
+{
+	return row_words > SUM_AFTER ? modern_bits_to_longs(row_words) : 0;
+}
+
+/* Rows, summaries, horizons, counts, bounds and head sizes: what the
+ * chunk's classes cost besides their heads, in bytes. */
+static size_t class_bytes(unsigned long nbits)
+{
+	unsigned long row_words = row_words_for(nbits);
+
+	return classes_for(nbits) * ((row_words + sum_words_for(row_words)) * sizeof(unsigned long) +
+				     sizeof(struct sc_run) + 2 * sizeof(uint32_t) + sizeof(uint16_t));
 }
 
 /*
@@ -296,7 +319,7 @@ static size_t rows_bytes(unsigned long nbits)
 static unsigned int wide_room(unsigned long nbits)
 {
 	size_t fixed = modern_index_bytes(nbits) + sizeof(struct modern_sizeclass) +
-		       rows_bytes(nbits), budget = nbits / 64;
+		       class_bytes(nbits), budget = nbits / 64;
 	unsigned long slots = budget > fixed ? (budget - fixed) / sizeof(struct sc_run) : 0;
 	unsigned long exact = head_slots(nbits, 0, 1), wide = head_slots(nbits, 1, 0), k;
 
@@ -319,7 +342,7 @@ size_t modern_sc_bytes(unsigned long nbits)
 {
 	unsigned int room = wide_room(nbits);
 
-	return sizeof(struct modern_sizeclass) + rows_bytes(nbits) +
+	return sizeof(struct modern_sizeclass) + class_bytes(nbits) +
 	       head_slots(nbits, room, exact_room(room)) * sizeof(struct sc_run);
 }
 
@@ -345,15 +368,19 @@ struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned lon
 		return NULL;
 	sc->nbits = nbits;
 	sc->nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT;
-	sc->row_words = modern_bits_to_longs(sc->nblocks);
-	sc->sum_words = modern_bits_to_longs(sc->row_words);
+	sc->row_words = row_words_for(nbits);
+	sc->sum_words = sum_words_for(sc->row_words);
 	sc->nclass = classes_for(nbits);
 	sc->room = wide_room(nbits);
 	sc->exact_room = exact_room(sc->room);
 	sc->sums = &sc->rows[sc->nclass * sc->row_words];
-	/* Runs follow the words (struct sc_run needs less alignment). */
-	sc->heads = (struct sc_run *)(void *)&sc->sums[sc->nclass * sc->sum_words];
-	for (c = 0; c < NCLASS; c++)
+	/* Each array needs no more alignment than the one before it. */
+	sc->horizon = (struct sc_run *)(void *)&sc->sums[sc->nclass * sc->sum_words];
+	sc->heads = &sc->horizon[sc->nclass];
+	sc->count = (uint32_t *)(void *)&sc->heads[head_slots(nbits, sc->room, sc->exact_room)];
+	sc->maxlen = &sc->count[sc->nclass];
+	sc->nhead = (uint16_t *)(void *)&sc->maxlen[sc->nclass];
+	for (c = 0; c < sc->nclass; c++)
 		sc->horizon[c] = everything;
 	add_all(sc, map);
 	return sc;
@@ -502,6 +529,12 @@ static unsigned long next_marked(struct modern_sizeclass *sc, unsigned int c, un
 	w = row(sc, c)[wi] & (~0UL << (b % BPL));
 	if (w)
 		return wi * BPL + (unsigned long)__builtin_ctzl(w);
+	if (!sc->sum_words) {
+		while (++wi < sc->row_words)
+			if ((w = row(sc, c)[wi]))
+				return wi * BPL + (unsigned long)__builtin_ctzl(w);
+		return ~0UL;
+	}
 	/* The rest through the summary: only words with a mark are read. */
 	for (si = (wi + 1) / BPL, wi++; si < sc->sum_words; si++, wi = si * BPL) {
 		m = sum(sc, c)[si] & (wi % BPL ? ~0UL << (wi % BPL) : ~0UL);
@@ -628,7 +661,7 @@ static bool class_ok(struct modern_sizeclass *sc, struct modern_sizeclass *fresh
 		     (i == 0 || run_before(h[i - 1], h[i])) && run_before(h[i], sc->horizon[c]);
 	for (i = 0; ok && i < sc->row_words; i++)
 		ok = !(row(fresh, c)[i] & ~row(sc, c)[i]) &&
-		     !row(sc, c)[i] == !(sum(sc, c)[i / BPL] >> (i % BPL) & 1);
+		     (!sc->sum_words || !row(sc, c)[i] == !(sum(sc, c)[i / BPL] >> (i % BPL) & 1));
 	return ok;
 }
 
@@ -667,7 +700,7 @@ bool modern_sc_verify(struct modern_sizeclass *sc, const unsigned long *map)
 		ok = class_ok(sc, fresh, map, c);
 	/* The classes past the chunk's length have nothing to hold. */
 	for (; c < NCLASS && ok; c++)
-		ok = !sc->count[c] && !(sc->nonempty[c / BPL] >> (c % BPL) & 1);
+		ok = !(sc->nonempty[c / BPL] >> (c % BPL) & 1);
 	modern_sc_destroy(fresh);
 	return ok && heads_complete(sc, map);
 }
