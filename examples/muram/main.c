@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * examples/muram/main.c - a QE whose MURAM has two ranges, and the
+ * allocations its drivers make there (muram.c).
+ *
+ *   muram           run and print what each step got
+ *   muram --check   the same, comparing every offset with the one genalloc
+ *                   must give; exit status 0 if all match
+ *
+ * The device tree, as a .dts would say it:
+ *
+ *	qe@e0100000 {
+ *		ranges = <0x0 0xe0100000 0x100000>;
+ *		muram@10000 {
+ *			ranges = <0x0 0x10000 0xa000>;
+ *			data-only@0 {
+ *				compatible = "fsl,qe-muram-data", "fsl,cpm-muram-data";
+ *				reg = <0x0 0x4000 0x8000 0x2000>;
+ *			};
+ *		};
+ *	};
+ *
+ * So MURAM offset 0 is at 0xe0110000, and [0, 0x4000) and [0x8000, 0xa000)
+ * may be allocated; the hole between them is not MURAM anyone may have.
+ * The second range is added last, and genalloc searches the newest chunk
+ * first: allocations go to [0x8000, 0xa000) while it has room.  Both ranges
+ * start on 32 KiB in the pool, so an alignment of the pool address is the
+ * same alignment of the offset.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/genalloc.h>
+
+#include "muram.h"
+
+#define MURAM_PHYS	0xe0110000UL
+#define MURAM_BYTES	(0x4000 + 0x2000)
+
+static int failures;
+static bool checking;
+static int reports;
+
+/* Print a step's answer; under --check compare it with the expected one. */
+static void report(const char *what, const char *got, bool ok)
+{
+	printf("  %-50s %10s%s\n", what, got, checking && !ok ? "   MISMATCH" : "");
+	failures += checking && !ok;
+}
+
+/* An offset, or a negative errno as its name. */
+static void expect_off(const char *what, int32_t got, int32_t want)
+{
+	char s[32];
+
+	if (got == -ENOMEM)
+		snprintf(s, sizeof(s), "-ENOMEM");
+	else if (got == -EINVAL)
+		snprintf(s, sizeof(s), "-EINVAL");
+	else if (got < 0)
+		snprintf(s, sizeof(s), "%d", (int)got);
+	else
+		snprintf(s, sizeof(s), "0x%x", (unsigned int)got);
+	report(what, s, got == want);
+}
+
+/* A byte count or an address. */
+static void expect_num(const char *what, unsigned long long got, unsigned long long want)
+{
+	char s[32];
+
+	snprintf(s, sizeof(s), "0x%llx", got);
+	report(what, s, got == want);
+}
+
+/* A count. */
+static void expect_count(const char *what, long got, long want)
+{
+	char s[32];
+
+	snprintf(s, sizeof(s), "%ld", got);
+	report(what, s, got == want);
+}
+
+static void expect_true(const char *what, bool got)
+{
+	report(what, got ? "yes" : "no", got);
+}
+
+/* Whether @size bytes at @offset all read @byte. */
+static bool all_bytes(int32_t offset, size_t size, unsigned char byte)
+{
+	const unsigned char *p;
+	size_t i;
+
+	if (offset < 0)
+		return false;
+	p = cpm_muram_addr((unsigned long)offset);
+	for (i = 0; i < size; i++)
+		if (p[i] != byte)
+			return false;
+	return true;
+}
+
+/*
+ * The port must never make the pool report: every report would be a call
+ * the kernel's code makes and this one should not.  Count them, say them.
+ */
+static void count_report(const struct genalloc_error *err)
+{
+	reports++;
+	fprintf(stderr, "muram: genalloc %s: %s: %s\n",
+		err->severity == GENALLOC_BUG ? "BUG" : "WARN", err->func,
+		genalloc_strerror(err->code));
+}
+
+int main(int argc, char **argv)
+{
+	static const struct muram_reg reg[] = {
+		{ .start = 0x0, .size = 0x4000 },
+		{ .start = 0x8000, .size = 0x2000 },
+	};
+	const struct muram_data_node data_only = {
+		.base = MURAM_PHYS, .reg = reg, .nr_reg = 2,
+	};
+	int32_t tx_bd, rx_bd, pram, tiny, sdma, big, pram2;
+	unsigned long avail;
+	void *sdma_addr;
+	int ret;
+
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "--check"))) {
+		fprintf(stderr, "usage: %s [--check]\n", argv[0]);
+		return 2;
+	}
+	checking = argc == 2;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	genalloc_set_error_handler(count_report);
+
+	printf("boot:\n");
+	expect_off("cpm_muram_alloc before init", cpm_muram_alloc(0x10, 8), -ENOMEM);
+	ret = cpm_muram_init(&data_only);
+	if (ret) {
+		fprintf(stderr, "muram: init failed: %d\n", ret);
+		return 1;
+	}
+	expect_num("free MURAM: both ranges", cpm_muram_avail(), MURAM_BYTES);
+	expect_off("init again: nothing added", cpm_muram_init(&data_only), 0);
+	expect_num("free MURAM, still", cpm_muram_avail(), MURAM_BYTES);
+
+	printf("aligned allocations (the last range first):\n");
+	tx_bd = cpm_muram_alloc(0x200, 64);
+	expect_off("tx descriptors (0x200, align 64)", tx_bd, 0x8000);
+	rx_bd = cpm_muram_alloc(0x28, 8);
+	expect_off("rx descriptors (0x28, align 8)", rx_bd, 0x8200);
+	pram = cpm_muram_alloc(0x100, 64);
+	expect_off("parameter RAM (0x100, align 64): skips 0x8228", pram, 0x8240);
+	tiny = cpm_muram_alloc(0x10, 8);
+	expect_off("0x10, align 8: in the gap the 64 left", tiny, 0x8228);
+	sdma = cpm_muram_alloc(0x200, 4096);
+	expect_off("SDMA area (0x200, align 4096)", sdma, 0x9000);
+	/* More than the last range has free: the older range's lowest fit. */
+	big = cpm_muram_alloc(0x1d00, 8);
+	expect_off("0x1d00, align 8: too big for 0x8000's range", big, 0x0);
+	avail = MURAM_BYTES - 0x200 - 0x28 - 0x100 - 0x10 - 0x200 - 0x1d00;
+	expect_num("free MURAM", cpm_muram_avail(), avail);
+	expect_off("alignment 48 (not a power of two)", cpm_muram_alloc(0x10, 48), -EINVAL);
+	expect_off("alignment 64 KiB (past the pool's offset)",
+		   cpm_muram_alloc(0x10, 0x10000), -EINVAL);
+	expect_off("size 0", cpm_muram_alloc(0, 8), -ENOMEM);
+
+	printf("free by offset, allocate again:\n");
+	if (pram >= 0)
+		memset(cpm_muram_addr((unsigned long)pram), 0xff, 0x100);
+	cpm_muram_free(pram);
+	expect_num("free MURAM: 0x100 more", cpm_muram_avail(), avail + 0x100);
+	pram2 = cpm_muram_alloc(0xc0, 64);
+	expect_off("0xc0, align 64: the freed block's place", pram2, 0x8240);
+	expect_true("its bytes read 0, not the 0xff left there", all_bytes(pram2, 0xc0, 0));
+	expect_true("the bytes past it still read 0xff", all_bytes(0x8300, 0x40, 0xff));
+	avail += 0x100 - 0xc0;
+	/* The two largest free runs: [0x1d00, 0x4000) and [0x9200, 0xa000). */
+	expect_off("0x2400, align 8: more than any free run",
+		   cpm_muram_alloc(0x2400, 8), -ENOMEM);
+	expect_true("though more than that is free", cpm_muram_avail() > 0x2400);
+
+	printf("offsets no block starts at (ignored):\n");
+	cpm_muram_free(-ENOMEM);
+	cpm_muram_free(0x8010);		/* inside the tx descriptors */
+	cpm_muram_free(0x5000);		/* in the hole between the ranges */
+	cpm_muram_free(0xa000);		/* past the MURAM */
+	cpm_muram_free_addr(NULL);
+	expect_num("free MURAM unchanged", cpm_muram_avail(), avail);
+
+	printf("addresses:\n");
+	sdma_addr = cpm_muram_addr((unsigned long)sdma);
+	expect_num("cpm_muram_offset(cpm_muram_addr(SDMA area))",
+		   cpm_muram_offset(sdma_addr), 0x9000);
+	expect_num("cpm_muram_dma(its address)", cpm_muram_dma(sdma_addr), MURAM_PHYS + 0x9000);
+	cpm_muram_free_addr(sdma_addr);
+	expect_num("free MURAM after cpm_muram_free_addr", cpm_muram_avail(), avail + 0x200);
+
+	printf("teardown:\n");
+	cpm_muram_free(tx_bd);
+	cpm_muram_free(rx_bd);
+	cpm_muram_free(tiny);
+	cpm_muram_free(pram2);
+	cpm_muram_free(big);
+	expect_num("free MURAM: all of it", cpm_muram_avail(), MURAM_BYTES);
+	expect_count("cpm_muram_exit: blocks left", cpm_muram_exit(), 0);
+	expect_count("genalloc reports", reports, 0);
+	if (checking)
+		printf("%s\n", failures ? "muram: FAILED" : "muram: every offset as expected");
+	return failures != 0;
+}
