@@ -20,6 +20,6 @@ $(MURAM_BIN): $(MURAM_OBJS) $(LIB_A)
 help: help-muram
 help-muram:
 	@echo '  examples/muram  $(MURAM_BIN): muram [--check]'
-	@echo '                  (CPM/QE MURAM: aligned offsets into device memory)'
+	@echo '                  (CPM/QE MURAM: aligned and fixed offsets into device memory)'
 
 -include $(MURAM_OBJS:.o=.d)

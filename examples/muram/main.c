@@ -26,6 +26,15 @@
  * first: allocations go to [0x8000, 0xa000) while it has room.  Both ranges
  * start on 32 KiB in the pool, so an alignment of the pool address is the
  * same alignment of the offset.
+ *
+ * A reservation at a fixed offset shows where the port parts from the
+ * kernel.  gen_pool_fixed_alloc() counts its offset from the start of each
+ * chunk it tries; the kernel's cpm_muram_alloc_fixed() gives it the wanted
+ * offset plus GENPOOL_OFFSET (32 KiB), so for MURAM 0x100 it asks 0x8100
+ * bytes into ranges of 0x4000 and 0x2000, and is refused.  The port asks
+ * for 0x100 into the range at 0, and there only (muram.c says why).  On a
+ * MURAM of one 64 KiB range, brought up after the first is torn down, the
+ * kernel's arithmetic is not refused but lands 32 KiB off: 0x8100.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -105,8 +114,9 @@ static bool all_bytes(int32_t offset, size_t size, unsigned char byte)
 }
 
 /*
- * The port must never make the pool report: every report would be a call
- * the kernel's code makes and this one should not.  Count them, say them.
+ * The port is written never to make the pool report (the kernel's size-0
+ * free of an offset outside the ranges would: EFOREIGN).  Count the
+ * reports and print them, instead of the default handler's abort().
  */
 static void count_report(const struct genalloc_error *err)
 {
@@ -122,10 +132,14 @@ int main(int argc, char **argv)
 		{ .start = 0x0, .size = 0x4000 },
 		{ .start = 0x8000, .size = 0x2000 },
 	};
+	static const struct muram_reg reg_64k[] = { { .start = 0x0, .size = 0x10000 } };
 	const struct muram_data_node data_only = {
 		.base = MURAM_PHYS, .reg = reg, .nr_reg = 2,
 	};
-	int32_t tx_bd, rx_bd, pram, tiny, sdma, big, pram2;
+	const struct muram_data_node data_only_64k = {
+		.base = MURAM_PHYS, .reg = reg_64k, .nr_reg = 1,
+	};
+	int32_t kernel_at, port_at, reserved, tx_bd, rx_bd, pram, tiny, sdma, big, pram2;
 	unsigned long avail;
 	void *sdma_addr;
 	int ret;
@@ -146,12 +160,23 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	expect_num("free MURAM: both ranges", cpm_muram_avail(), MURAM_BYTES);
-	expect_off("init again: nothing added", cpm_muram_init(&data_only), 0);
+	expect_count("init again: nothing added", cpm_muram_init(&data_only), 0);
 	expect_num("free MURAM, still", cpm_muram_avail(), MURAM_BYTES);
+
+	printf("a reservation at a fixed offset (0x80 bytes at 0x100):\n");
+	expect_off("the kernel's arithmetic: 0x8100 into a range",
+		   cpm_muram_alloc_fixed_kernel(0x100, 0x80), -ENOMEM);
+	reserved = cpm_muram_alloc_fixed(0x100, 0x80);
+	expect_off("the port: there, not at 0x8100 in the newer range", reserved, 0x100);
+	expect_off("the same again: taken", cpm_muram_alloc_fixed(0x100, 0x80), -ENOMEM);
+	expect_off("0x20 at 0x3ff0: past the end of its range",
+		   cpm_muram_alloc_fixed(0x3ff0, 0x20), -ENOMEM);
+	expect_off("0x10 at 0x5000: in the hole", cpm_muram_alloc_fixed(0x5000, 0x10), -ENOMEM);
+	expect_num("free MURAM: less the reservation", cpm_muram_avail(), MURAM_BYTES - 0x80);
 
 	printf("aligned allocations (the last range first):\n");
 	tx_bd = cpm_muram_alloc(0x200, 64);
-	expect_off("tx descriptors (0x200, align 64)", tx_bd, 0x8000);
+	expect_off("tx descriptors (0x200, align 64): 0x8100 free", tx_bd, 0x8000);
 	rx_bd = cpm_muram_alloc(0x28, 8);
 	expect_off("rx descriptors (0x28, align 8)", rx_bd, 0x8200);
 	pram = cpm_muram_alloc(0x100, 64);
@@ -160,15 +185,20 @@ int main(int argc, char **argv)
 	expect_off("0x10, align 8: in the gap the 64 left", tiny, 0x8228);
 	sdma = cpm_muram_alloc(0x200, 4096);
 	expect_off("SDMA area (0x200, align 4096)", sdma, 0x9000);
-	/* More than the last range has free: the older range's lowest fit. */
+	/* More than the last range has free: the older range's lowest fit,
+	 * which [0, 0x100) below the reservation is not. */
 	big = cpm_muram_alloc(0x1d00, 8);
-	expect_off("0x1d00, align 8: too big for 0x8000's range", big, 0x0);
-	avail = MURAM_BYTES - 0x200 - 0x28 - 0x100 - 0x10 - 0x200 - 0x1d00;
+	expect_off("0x1d00, align 8: the other range, past 0x100", big, 0x180);
+	avail = MURAM_BYTES - 0x80 - 0x200 - 0x28 - 0x100 - 0x10 - 0x200 - 0x1d00;
 	expect_num("free MURAM", cpm_muram_avail(), avail);
 	expect_off("alignment 48 (not a power of two)", cpm_muram_alloc(0x10, 48), -EINVAL);
 	expect_off("alignment 64 KiB (past the pool's offset)",
 		   cpm_muram_alloc(0x10, 0x10000), -EINVAL);
 	expect_off("size 0", cpm_muram_alloc(0, 8), -ENOMEM);
+	/* 0x8000 is the tx descriptors'; 0 in the older range, at the same
+	 * offset from its start, is free and must stay so. */
+	expect_off("0x40 fixed at 0x8000: taken", cpm_muram_alloc_fixed(0x8000, 0x40), -ENOMEM);
+	expect_num("free MURAM unchanged: 0x0 not taken instead", cpm_muram_avail(), avail);
 
 	printf("free by offset, allocate again:\n");
 	if (pram >= 0)
@@ -180,7 +210,7 @@ int main(int argc, char **argv)
 	expect_true("its bytes read 0, not the 0xff left there", all_bytes(pram2, 0xc0, 0));
 	expect_true("the bytes past it still read 0xff", all_bytes(0x8300, 0x40, 0xff));
 	avail += 0x100 - 0xc0;
-	/* The two largest free runs: [0x1d00, 0x4000) and [0x9200, 0xa000). */
+	/* The two largest free runs: [0x1e80, 0x4000) and [0x9200, 0xa000). */
 	expect_off("0x2400, align 8: more than any free run",
 		   cpm_muram_alloc(0x2400, 8), -ENOMEM);
 	expect_true("though more than that is free", cpm_muram_avail() > 0x2400);
@@ -207,7 +237,17 @@ int main(int argc, char **argv)
 	cpm_muram_free(tiny);
 	cpm_muram_free(pram2);
 	cpm_muram_free(big);
-	expect_num("free MURAM: all of it", cpm_muram_avail(), MURAM_BYTES);
+	expect_num("free MURAM: all but the reservation", cpm_muram_avail(), MURAM_BYTES - 0x80);
+	expect_count("cpm_muram_exit: blocks left (the reservation)", cpm_muram_exit(), 1);
+
+	printf("a MURAM of one 64 KiB range, a reservation at 0x100:\n");
+	expect_count("init", cpm_muram_init(&data_only_64k), 0);
+	kernel_at = cpm_muram_alloc_fixed_kernel(0x100, 0x80);
+	expect_off("the kernel's arithmetic: 32 KiB off", kernel_at, 0x8100);
+	port_at = cpm_muram_alloc_fixed(0x100, 0x80);
+	expect_off("the port", port_at, 0x100);
+	cpm_muram_free(kernel_at);
+	cpm_muram_free(port_at);
 	expect_count("cpm_muram_exit: blocks left", cpm_muram_exit(), 0);
 	expect_count("genalloc reports", reports, 0);
 	if (checking)

@@ -163,6 +163,63 @@ int32_t cpm_muram_alloc(unsigned long size, unsigned long align)
 	return alloc_with(size, gen_pool_first_fit_align, &data);
 }
 
+/**
+ * struct fixed_place - data for fixed_in_own_chunk()
+ * @addr: the pool address the block must start at
+ * @rel:  gen_pool_fixed_alloc()'s data, filled in for each chunk
+ */
+struct fixed_place {
+	unsigned long addr;
+	struct genpool_data_fixed rel;
+};
+
+/*
+ * gen_pool_fixed_alloc() confined to the chunk that holds the wanted
+ * address, at that address's offset from the chunk's start.
+ *
+ * gen_pool_fixed_alloc() reads its offset from the start of whichever
+ * chunk genalloc is trying, and genalloc tries every chunk, newest first.
+ * With the offset relative to the right chunk alone, a newer chunk with the
+ * same relative offset free would answer first: wanting MURAM 0x100, in
+ * the range at 0, main.c's device tree would get 0x8100, in the range at
+ * 0x8000.  Checking the answer and giving back a wrong one would then
+ * refuse 0x100 although it is free.  So every other chunk answers "no
+ * room" here, and the answer, if any, is the wanted address.  (The
+ * kernel's cpm_muram_alloc_fixed() passes the wanted offset plus
+ * GENPOOL_OFFSET as the offset into every chunk: see
+ * cpm_muram_alloc_fixed_kernel().)
+ */
+static unsigned long fixed_in_own_chunk(unsigned long *map, unsigned long size,
+					unsigned long start, unsigned int nr, void *data,
+					struct gen_pool *pool, unsigned long start_addr)
+{
+	struct fixed_place *f = data;
+
+	if (f->addr < start_addr || (f->addr - start_addr) >> pool->min_alloc_order >= size)
+		return size;
+	f->rel.offset = f->addr - start_addr;
+	return gen_pool_fixed_alloc(map, size, start, nr, &f->rel, pool, start_addr);
+}
+
+int32_t cpm_muram_alloc_fixed(unsigned long offset, unsigned long size)
+{
+	struct fixed_place f;
+
+	/* Past it no range can hold @offset, and the sum below could wrap. */
+	if (offset > INT32_MAX)
+		return -ENOMEM;
+	f.addr = offset + GENPOOL_OFFSET;
+	return alloc_with(size, fixed_in_own_chunk, &f);
+}
+
+int32_t cpm_muram_alloc_fixed_kernel(unsigned long offset, unsigned long size)
+{
+	/* The kernel's value: a pool address, where a chunk offset belongs. */
+	struct genpool_data_fixed data = { .offset = offset + GENPOOL_OFFSET };
+
+	return alloc_with(size, gen_pool_fixed_alloc, &data);
+}
+
 void cpm_muram_free(int32_t offset)
 {
 	struct muram_block **pp, *b = NULL;

@@ -8,7 +8,9 @@
  * never hold pointers into it; they hold offsets from its start, which is
  * what they write into the controllers' registers.  genalloc hands those
  * offsets out: the pool manages numbers, never touches the memory, and the
- * offset becomes a pointer only through cpm_muram_addr().
+ * offset becomes a pointer only through cpm_muram_addr().  Requests are
+ * aligned (gen_pool_first_fit_align) or at a fixed offset
+ * (gen_pool_fixed_alloc).
  *
  * What stands in for the kernel: the device-tree lookup is replaced by the
  * node the caller passes to cpm_muram_init(), ioremap() by a malloc()ed
@@ -90,6 +92,39 @@ int cpm_muram_exit(void);
  * -EINVAL for an @align out of bounds.
  */
 int32_t cpm_muram_alloc(unsigned long size, unsigned long align);
+
+/**
+ * cpm_muram_alloc_fixed() - allocate MURAM at a given offset
+ * @offset: where the block must start
+ * @size:   bytes
+ *
+ * For blocks the hardware looks for at a fixed place.  The block is zeroed.
+ * Unlike the kernel's (see cpm_muram_alloc_fixed_kernel()), it is placed at
+ * @offset exactly, or not at all.
+ *
+ * Return: @offset, or -ENOMEM: part of [@offset, @offset + @size) is
+ * allocated or lies outside the range that holds @offset, no range holds
+ * @offset, @size is 0, or not initialized.
+ */
+int32_t cpm_muram_alloc_fixed(unsigned long offset, unsigned long size);
+
+/**
+ * cpm_muram_alloc_fixed_kernel() - cpm_muram_alloc_fixed() as the kernel
+ * computes it
+ * @offset: where the block should start
+ * @size:   bytes
+ *
+ * Passes gen_pool_fixed_alloc() the pool address of @offset, as the kernel
+ * does, where it takes an offset from the start of each chunk.  Kept so
+ * that main.c can show the difference.  A block it returns is freed as any
+ * other.
+ *
+ * Return: the offset genalloc found, @offset + 32 KiB past the start of
+ * the last range in the device tree that is long enough and has that
+ * block free (for a range at 0, 32 KiB past @offset); -ENOMEM when none
+ * is.
+ */
+int32_t cpm_muram_alloc_fixed_kernel(unsigned long offset, unsigned long size);
 
 /**
  * cpm_muram_free() - free a block by its offset
