@@ -37,8 +37,11 @@
  * kernel's arithmetic is not refused but lands 32 KiB off: 0x8100.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/genalloc.h>
@@ -47,6 +50,12 @@
 
 #define MURAM_PHYS	0xe0110000UL
 #define MURAM_BYTES	(0x4000 + 0x2000)
+
+/* Enough for every thread's blocks at once, with their alignment padding,
+ * in the room the reservation leaves: no allocation may fail. */
+#define CHURN_THREADS	4
+#define CHURN_BLOCKS	8
+#define CHURN_ROUNDS	200
 
 static int failures;
 static bool checking;
@@ -111,6 +120,71 @@ static bool all_bytes(int32_t offset, size_t size, unsigned char byte)
 		if (p[i] != byte)
 			return false;
 	return true;
+}
+
+/* Lets the threads start together, so that their calls overlap. */
+static pthread_barrier_t churn_start;
+
+/*
+ * One thread of churn(): allocate CHURN_BLOCKS blocks of assorted sizes and
+ * alignments, check each arrives zeroed and aligned, mark each with the
+ * thread's byte, check no mark was overwritten (no block handed out
+ * twice), free them; CHURN_ROUNDS times.  Returns how many checks failed.
+ */
+static void *churn_thread(void *arg)
+{
+	unsigned char mark = (unsigned char)(uintptr_t)arg;
+	int32_t held[CHURN_BLOCKS];
+	uintptr_t bad = 0;
+	int round, i;
+
+	pthread_barrier_wait(&churn_start);
+	for (round = 0; round < CHURN_ROUNDS; round++) {
+		for (i = 0; i < CHURN_BLOCKS; i++) {
+			unsigned long align = 8UL << (i % 4);
+
+			held[i] = cpm_muram_alloc(0x20 + 8 * (unsigned long)i, align);
+			if (held[i] < 0 || (held[i] & (align - 1)) ||
+			    !all_bytes(held[i], 0x20 + 8 * (size_t)i, 0)) {
+				bad++;
+				continue;
+			}
+			memset(cpm_muram_addr((unsigned long)held[i]), mark, 0x20 + 8 * (size_t)i);
+		}
+		for (i = 0; i < CHURN_BLOCKS; i++) {
+			if (held[i] >= 0 && !all_bytes(held[i], 0x20 + 8 * (size_t)i, mark))
+				bad++;
+			cpm_muram_free(held[i]);
+		}
+	}
+	return (void *)bad;
+}
+
+/* The port's lock: threads allocating and freeing at once, as kernel
+ * callers may on several CPUs.  Returns the failed checks, all threads. */
+static unsigned long churn(void)
+{
+	pthread_t t[CHURN_THREADS];
+	unsigned long bad = 0;
+	int i;
+
+	if (pthread_barrier_init(&churn_start, NULL, CHURN_THREADS))
+		return 1;
+	for (i = 0; i < CHURN_THREADS; i++) {
+		if (pthread_create(&t[i], NULL, churn_thread, (void *)(uintptr_t)(0xa0 + i))) {
+			/* The started ones wait at the barrier for ever. */
+			fprintf(stderr, "muram: cannot start a thread\n");
+			exit(1);
+		}
+	}
+	for (i = 0; i < CHURN_THREADS; i++) {
+		void *ret;
+
+		pthread_join(t[i], &ret);
+		bad += (unsigned long)(uintptr_t)ret;
+	}
+	pthread_barrier_destroy(&churn_start);
+	return bad;
 }
 
 /*
@@ -238,6 +312,8 @@ int main(int argc, char **argv)
 	cpm_muram_free(pram2);
 	cpm_muram_free(big);
 	expect_num("free MURAM: all but the reservation", cpm_muram_avail(), MURAM_BYTES - 0x80);
+	expect_count("4 threads, 200 rounds of 8 blocks: failed checks", (long)churn(), 0);
+	expect_num("free MURAM: all back", cpm_muram_avail(), MURAM_BYTES - 0x80);
 	expect_count("cpm_muram_exit: blocks left (the reservation)", cpm_muram_exit(), 1);
 
 	printf("a MURAM of one 64 KiB range, a reservation at 0x100:\n");
