@@ -455,7 +455,10 @@ GENALLOC_API struct gen_pool *modern_of_gen_pool_get(struct device_node *np,
  *     on ties, stopping at the first exact fit; per chunk (the pool takes the
  *     first chunk, newest first, where the algorithm finds room).
  * gen_pool_fixed_alloc:           exactly data->offset bytes into a chunk
- *     (struct genpool_data_fixed), in the first chunk where that run is free.
+ *     (struct genpool_data_fixed), in the first chunk, newest first, where
+ *     that run is free: on a pool of several chunks the offset names a place
+ *     in each of them, not one address (examples/muram/muram.c keeps a
+ *     reservation to the chunk that holds it with a wrapping algorithm).
  */
 #define gen_pool_first_fit modern_gen_pool_first_fit
 #define gen_pool_first_fit_align modern_gen_pool_first_fit_align
