@@ -1983,13 +1983,6 @@ void modern_index_visit_runs(const struct modern_index *ix, const unsigned long 
 	}
 }
 
-unsigned long modern_index_next_used(const struct modern_index *ix,
-				     const unsigned long *map, unsigned long lo)
-{
-	return next_used(ix, map, lo);
-}
-
-
 /* ------------------------------------------------------------ variants */
 
 /*

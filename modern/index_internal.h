@@ -265,13 +265,6 @@ unsigned long modern_index_aligned_bound(const struct modern_index *ix, unsigned
 					 unsigned long off);
 
 /**
- * modern_index_next_used() - the first used bit at or after @lo, or the
- * map's size (as find_next_bit())
- */
-unsigned long modern_index_next_used(const struct modern_index *ix,
-				     const unsigned long *map, unsigned long lo);
-
-/**
  * modern_index_best_fit() - the smallest maximal run of clear bits holding
  * @nr, the lowest on ties (gen_pool_best_fit()'s answer)
  *

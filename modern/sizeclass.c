@@ -459,15 +459,6 @@ static unsigned long class_min(unsigned int c)
 	return (1UL << k) + (unsigned long)((c - EXACT) % (1U << SUB_SHIFT)) * (1UL << (k - SUB_SHIFT));
 }
 
-/* The end of the free run from @p, which may run past the block's @end. */
-static unsigned long run_end(const struct modern_index *ix, const unsigned long *map,
-			     unsigned long p, unsigned long end)
-{
-	unsigned long q = modern_find_next_bit(map, end, p);
-
-	return q == end ? modern_index_next_used(ix, map, end) : q;
-}
-
 /* One run of the refill's scan: into the refill if it is of the class. */
 static void refill_visit(void *arg, unsigned long start, unsigned long end)
 {
@@ -481,41 +472,25 @@ static void refill_visit(void *arg, unsigned long start, unsigned long end)
 
 /*
  * Every run of class @rf->c that starts in block @b, into @rf.  Runs that
- * start before the block are not its; the last may end past it.  Short
- * runs are walked word by word; from 64 granules up the index leads to
- * each run long enough, over the shorter ones, reading only the leaves of
- * the block's 64 index blocks.  A search per run, which climbed the index's
- * tree each time, took a 16 MiB pool's best fit 5579 instructions a pair
- * (4628 now) where 1 MiB and 256 MiB take about 2100: on chunks of about
- * 2^21 granules the budget leaves each class's head its least room, and a
- * quarter of the queries refill (bench/FINDINGS.md).
+ * start before the block are not its; the last may end past it.  The
+ * index leads to each run at least as long as the class's shortest, over
+ * the shorter ones and over used stretches, reading only the leaves of the
+ * block's 64 index blocks (bench/FINDINGS.md, "Best fit on mid-sized
+ * chunks").  A search per run, which climbed the index's tree each time,
+ * took a 16 MiB pool's best fit 5579 instructions a pair where 1 MiB and
+ * 256 MiB took about 2100; short classes walked the bitmap word by word,
+ * about 240 used words a refill on 64 MiB.
  *
  * Return: whether the block starts any run of the class.
  */
 static bool scan_block(const struct modern_index *ix, const unsigned long *map,
 		       unsigned long nbits, unsigned long b, struct refill *rf)
 {
-	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS, p, q;
-	unsigned long shortest = class_min(rf->c);
+	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS;
 
-	if (end > nbits)
-		end = nbits;
 	rf->any = false;
-	if (shortest >= BPL) {
-		modern_index_visit_runs(ix, map, first, end, shortest, refill_visit, rf);
-		return rf->any;
-	}
-	p = first;
-	if (p > 0 && !(map[(p - 1) / BPL] >> ((p - 1) % BPL) & 1))
-		p = modern_index_next_used(ix, map, p);
-	while (p < end) {
-		p = modern_find_next_zero_bit(map, end, p);
-		if (p >= end)
-			break;
-		q = run_end(ix, map, p, end);
-		refill_visit(rf, p, q);
-		p = q;
-	}
+	modern_index_visit_runs(ix, map, first, end < nbits ? end : nbits, class_min(rf->c),
+				refill_visit, rf);
 	return rf->any;
 }
 
