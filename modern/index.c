@@ -1949,11 +1949,13 @@ static unsigned long visit_block(const struct modern_index *ix, const unsigned l
 
 /*
  * Only the blocks whose leaves hold @nr are read, eight leaves at a time
- * from one load: a refill of best fit's size classes asks for every long
- * run of a stretch of 64 blocks, and climbing the tree again for each run,
- * as modern_index_find() does, was about half of a 16 MiB pool's best-fit
- * pair (bench/FINDINGS.md).  The leaves alone are exact (the dirty block's
- * included); only saturated ones need their parent (sat_filter()).
+ * from one load: a refill of best fit's size classes asks for every run of
+ * at least its class's shortest length in a stretch of 64 blocks.
+ * Climbing the tree again for each run, as modern_index_find() does, was
+ * about half of a 16 MiB pool's best-fit pair, and walking the bitmap word
+ * by word cost the short classes every used word (bench/FINDINGS.md).  The
+ * leaves alone are exact (the dirty block's included); only saturated
+ * ones need their parent (sat_filter()).
  */
 void modern_index_visit_runs(const struct modern_index *ix, const unsigned long *map,
 			     unsigned long lo, unsigned long limit, unsigned long nr,
