@@ -122,6 +122,12 @@ static bool all_bytes(int32_t offset, size_t size, unsigned char byte)
 	return true;
 }
 
+/* The size of a churning thread's block @i: assorted, 0x20 to 0x58. */
+static size_t churn_size(int i)
+{
+	return 0x20 + 8 * (size_t)i;
+}
+
 /* Lets the threads start together, so that their calls overlap. */
 static pthread_barrier_t churn_start;
 
@@ -143,16 +149,16 @@ static void *churn_thread(void *arg)
 		for (i = 0; i < CHURN_BLOCKS; i++) {
 			unsigned long align = 8UL << (i % 4);
 
-			held[i] = cpm_muram_alloc(0x20 + 8 * (unsigned long)i, align);
+			held[i] = cpm_muram_alloc(churn_size(i), align);
 			if (held[i] < 0 || (held[i] & (align - 1)) ||
-			    !all_bytes(held[i], 0x20 + 8 * (size_t)i, 0)) {
+			    !all_bytes(held[i], churn_size(i), 0)) {
 				bad++;
 				continue;
 			}
-			memset(cpm_muram_addr((unsigned long)held[i]), mark, 0x20 + 8 * (size_t)i);
+			memset(cpm_muram_addr((unsigned long)held[i]), mark, churn_size(i));
 		}
 		for (i = 0; i < CHURN_BLOCKS; i++) {
-			if (held[i] >= 0 && !all_bytes(held[i], 0x20 + 8 * (size_t)i, mark))
+			if (held[i] >= 0 && !all_bytes(held[i], churn_size(i), mark))
 				bad++;
 			cpm_muram_free(held[i]);
 		}

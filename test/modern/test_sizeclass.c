@@ -179,11 +179,11 @@ START_TEST(stale_marks_are_harmless)
 END_TEST
 
 /* Twenty runs of 100 granules in the first row word of their class and
- * twenty of 101 far beyond: refills must reach the far ones through the
- * row summaries, and clear the first word entirely once its runs are used. */
+ * twenty of 101 far beyond: refills must reach the far ones, across a row
+ * of 4 words read whole or of 11 read through its summary, and clear the
+ * first word entirely once its runs are used. */
 START_TEST(refills_cross_and_clear_row_words)
 {
-	/* Rows of 4 words, read whole, and of 11, read through a summary. */
 	unsigned long blocks = _i ? 700 : 230, far = blocks - 30, b;
 	struct chunk ch;
 
