@@ -48,7 +48,7 @@ one() {
 
 echo "workload: pool $pool, $occ% full, sizes $sizes B, $rounds rounds of A then B"
 echo "rerun: bash bench/ab.sh -r $rounds -p $pool -z $sizes -o $occ $a $b $engines"
-for i in $(seq "$rounds"); do
+for _ in $(seq "$rounds"); do
 	one "$a" | sed 's/^/A /'
 	one "$b" | sed 's/^/B /'
 done | awk '
