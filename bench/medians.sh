@@ -30,7 +30,7 @@ usage() {
 }
 while getopts "n:h" opt; do
 	case $opt in
-	n) runs=$OPTARG ;;
+	n) [[ $OPTARG =~ ^[1-9][0-9]*$ ]] || usage; runs=$OPTARG ;;
 	h) usage 0 ;;
 	*) usage ;;
 	esac
@@ -41,7 +41,8 @@ if [ $# -eq 0 ]; then
 	mkdir -p build/bench
 	for i in $(seq 1 "$runs"); do
 		echo "medians.sh: make bench, run $i of $runs" >&2
-		make --no-print-directory bench > "build/bench/run-$i.txt" 2>&1
+		make --no-print-directory bench > "build/bench/run-$i.txt" 2>&1 ||
+			{ echo "medians.sh: make bench failed: build/bench/run-$i.txt" >&2; exit 1; }
 		set -- "$@" "build/bench/run-$i.txt"
 	done
 fi
