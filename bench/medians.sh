@@ -15,13 +15,15 @@
 # median's width (README, "Speed").  The median of eight runs, printed with
 # their range, is what README quotes.
 #
-# Printed: one line a figure, "WHERE | ROW | COLUMN  median (min-max) nN",
+# Printed: one line a figure, "WHERE|ROW|COLUMN  median (min-max) nN",
 # where WHERE is the table's heading as make bench prints it (the pool,
 # occupancy and threads; "issue7 64..64" and "issue7 16..65536" for the
 # ISSUE 7 WORKLOADS tables, "main" for the rest), ROW the engine or pool,
 # COLUMN the figure (ns a pair, a ratio, ...), and N the runs that had it.
 set -euo pipefail
 shopt -s inherit_errexit
+# Numbers with a decimal point, whatever the caller's locale.
+export LC_ALL=C
 
 runs=8
 usage() {
@@ -60,8 +62,8 @@ figures() {
 		table = "ns"; next
 	}
 	/^SCALING: / {
-		where = sect " " $0; sub(/^.*pair, /, "", where); sub(/ \(.*/, "", where)
-		where = sect " scaling " where; table = "scaling"; next
+		w = $0; sub(/^.*pair, /, "", w); sub(/ \(.*/, "", w)
+		where = sect " scaling " w; table = "scaling"; next
 	}
 	/^INDEX vs LINEAR: / {
 		w = $0; sub(/^.*addresses\), /, "", w); sub(/;.*/, "", w)
@@ -71,7 +73,7 @@ figures() {
 	/^ADD CHUNKS: / { where = sect " add chunks"; table = "add"; next }
 	/^FIXED OFFSETS: / { where = sect " fixed offsets"; table = "fixed"; next }
 	/^BUDDY FREE WITH LONG FREE LISTS/ { where = sect " buddy free"; table = "buddyfree"; next }
-	/^  engine  *[0-9]/ { ncol = NF; for (i = 2; i <= NF; i++) col[i] = $i; next }
+	/^  engine  *[0-9]/ { for (i = 2; i <= NF; i++) col[i] = $i; next }
 	/^  pool  *ff8 ns/ {
 		split("ff8ns ffx bfx ffox ffax ff/tlsfi ff/tlsf", c, " ")
 		next
@@ -98,8 +100,7 @@ for f in "$@"; do
 	figures "$f"
 done | sort -t "$(printf '\t')" -k1,1 -k2,2g | awk -F '\t' '
 	# Whole numbers from 20 up, two decimals below, three digits below
-	# 0.1: one format for all
-	# three figures of a line, chosen by its median.
+	# 0.1: one format for the three figures of a line, chosen by its median.
 	function flush(   m, f) {
 		if (n == 0) return
 		m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
