@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # genalloc in user space - the one (non-recursive) GNU Makefile.
 #
 # Every build variant has its own object tree under build/<variant>/, so that

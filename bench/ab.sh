@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # bench/ab.sh - time two builds of the library against each other.
 #

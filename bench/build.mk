@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # bench/build.mk - buddy against bitmap: "make compare" and "make bench".
 #
 # Programs, built by "make" under $(B)/bench/:

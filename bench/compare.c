@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * bench/compare.c - genalloc-compare: one workload through several engines,
  * in one process, under the same conditions, reported side by side.

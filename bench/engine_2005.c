@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * bench/engine_2005.c - what the two 2005-API adapters (buddy and compat)
  * share: the pool shell around their chunk source and the 2005 rounding.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * bench/engine_tlsf.c - the two TLSF yardsticks as bench engines, each
  * behind one mutex (as the modern engine's indexed mode) so that threads

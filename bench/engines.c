@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * bench/engines.c - the list of engines, buddy first (the reference every
  * ratio is taken against), then the compat bitmap, then the modern ones.

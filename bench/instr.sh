@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # bench/instr.sh - instructions and cache misses per alloc+free pair, counted
 # by valgrind rather than timed, for "make bench-instr".

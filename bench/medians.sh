@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # bench/medians.sh - the median and range of every figure over several runs
 # of "make bench", the way README's speed tables are made.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * bench/order_cost.c - genalloc-order-cost: what an allocation and a free
  * cost by the order of the request, on pools of several sizes.

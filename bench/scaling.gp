@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # bench/scaling.gp - the scaling plot of "make bench": ns per alloc+free pair
 # against pool size, 50% full, one thread, one line per engine, log-log so
 # that a linear search shows as a steep line and a constant one as flat.

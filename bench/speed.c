@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * bench/speed.c - genalloc-speed: what an alloc+free pair costs, against
  * the pool's size, its occupancy and the number of threads.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * bench/study.h - a comparison: every chosen workload through every chosen
  * engine under each chosen regime, and what came out.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * bench/tlsf.c - a small two-level segregated fit allocator (TLSF-style),
  * written for the bench as the O(1) yardstick the modern engine's indexed

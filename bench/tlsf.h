@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * bench/tlsf.h - a small TLSF-style allocator of offsets, the bench's O(1)
  * yardstick (bench/tlsf.c states its design).  Not part of the library.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * bench/tlsf_inband.c - TLSF as Masmano et al. published it (ECRTS 2004),
  * its bookkeeping inside the managed memory, for the bench to time next to

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * bench/tlsf_inband.h - TLSF as published, its block headers and free-list
  * links inside the memory it manages: the bench's second yardstick, the

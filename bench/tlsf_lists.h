@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * bench/tlsf_lists.h - the size classes and list bitmaps both TLSF
  * yardsticks share (bench/tlsf.c out of band, bench/tlsf_inband.c in band),

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * bench/workload.h - a workload: the sequence of requests every engine
  * replays, made by a seeded generator or read from a trace.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * common/contract2005.c - the 2005 creation rules shared by legacy/ and
  * compat/ (see common/internal.h).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * compat/bitmap_backend.c - the bitmap backend: the 2005 contract on the
  * modern engine (modern/genalloc.h).

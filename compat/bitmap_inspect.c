@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * compat/bitmap_inspect.c - the bitmap backend's checker, statistics and
  * region walk.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * compat/bitmap_internal.h - the bitmap backend's state, shared by its
  * request path (bitmap_backend.c) and its inspection (bitmap_inspect.c).

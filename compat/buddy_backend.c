@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * compat/buddy_backend.c - the buddy backend: a compat pool over the 2005
  * engine in legacy/, which already is the 2005 contract.

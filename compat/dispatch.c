@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * compat/dispatch.c - the 2005 API's entry points: argument checks shared by
  * both backends, the choice of backend, and the hand-over to it.

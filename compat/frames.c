@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * compat/frames.c - the bitmap backend's frames (see frames_internal.h):
  * the per-frame records and the lock-free table that finds them by address.

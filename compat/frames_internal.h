@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * compat/frames_internal.h - the bitmap backend's record of the memory it
  * knows, one "frame" per chunk-sized, chunk-aligned range.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * compat/genalloc.h - the 2005 genalloc API (alloc_gen_pool, the 2.6.13
  * four-argument gen_pool_create, gen_pool_alloc(pool, int),

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * legacy/buddy.c - the 2005 power-of-two buddy allocator: free lists,
  * split, merge, growth, and the checks that guard every free.

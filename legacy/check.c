@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * legacy/check.c - looking at a buddy pool from outside: the consistency
  * checker, the statistics and the walk over the regions the pool knows.

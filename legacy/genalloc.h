@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * legacy/genalloc.h - the 2005 general purpose allocator (Jes Sorensen's
  * genalloc, itself taken from the sym53c8xx_2 driver), in user space.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * legacy/internal.h - what the buddy engine's files share: the out-of-band
  * control map and the free lists.  Not installed.

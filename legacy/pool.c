@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * legacy/pool.c - a buddy pool's life: creation with its 2005 limits and
  * prefill, and destruction of the bookkeeping (the 2005 code had none).

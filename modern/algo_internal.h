@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/algo_internal.h - what the pool needs to know about the built-in
  * algorithms beyond their genpool_algo_t signature (not installed).

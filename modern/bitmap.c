@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * modern/bitmap.c - word-level bitmap search and the lock-free claim/release
  * used by the pool (see bitmap_internal.h).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/chunkdir_internal.h - the pool's directory of chunks for indexed
  * mode (not installed); modern/chunkdir.c states the design.

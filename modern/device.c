@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * modern/device.c - the device, devres and device-tree model of
  * modern/device.h, and the three genalloc functions built on it:

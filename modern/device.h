@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/device.h - a minimal model of the kernel's devices, managed
  * resources (devres) and device-tree nodes, enough for devm_gen_pool_create(),

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * modern/dma.c - allocations that also return the bus address, optionally
  * zeroed.  These are the only calls that may touch the managed memory (the

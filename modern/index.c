@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * modern/index.c - an index over a chunk's bitmap that finds the kernel's
  * answers without scanning the bitmap.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/index_internal.h - the free-run index of one chunk's bitmap (not
  * installed).  modern/index.c states the design; this is what the pool and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * modern/lock.c - the pool lock's contended paths (lock_internal.h states
  * the protocol).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/meta_internal.h - where the engine's own bookkeeping (bitmaps,
  * indexes, size classes) gets its memory (not installed).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * modern/orderhint.c - how large an aligned request can still fit in each
  * block, for gen_pool_first_fit_order_align() and gen_pool_first_fit_align().

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/orderhint_internal.h - per-block bounds on the largest
  * order-aligned request that can fit, for gen_pool_first_fit_order_align()

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * modern/pool.c - the pool: chunks, adding memory, lock-free allocation and
  * free, destruction and the simple queries.

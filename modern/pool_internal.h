@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/pool_internal.h - chunk-list access shared by the pool, the DMA
  * helpers and the checker (not installed).

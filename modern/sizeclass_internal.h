@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/sizeclass_internal.h - free runs by size class, for best fit (not
  * installed); modern/sizeclass.c states the design.

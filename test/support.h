@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * test/support.h - what every Check suite shares: capturing reports from the
  * library's error hook, death tests that still count for coverage, and

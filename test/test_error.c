@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/test_error.c - the shared error hook: handler swapping, the default
  * handler's message and abort, strerror names.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # bench/traces/record.sh - how the committed traces were recorded.
 #
 # Run from the repository root after "make all" (or "make compare"):

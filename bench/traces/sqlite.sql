@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, v REAL, blob BLOB);
 WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 20000)
 INSERT INTO t SELECT x, printf('name-%d-%s', x, hex(randomblob(x % 40))), x * 0.5, randomblob(x % 300) FROM c;

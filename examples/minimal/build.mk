@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # examples/minimal/build.mk - the README's three examples, built by "make"
 # and run by "make check" (the compat one on both backends), which also
 # checks that README's copies are the files, so the README never shows code

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * examples/minimal/compat.c - 2005 code, unchanged, on either engine:
  * GENALLOC_BACKEND=bitmap runs it on the kernel's bitmap engine.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * examples/minimal/legacy.c - the 2005 API: a buddy pool that grows through
  * a callback and keeps its free lists inside the memory it manages.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * examples/minimal/modern.c - today's kernel API: a pool over memory the
  * allocator never touches (here, a range of device offsets).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # examples/minimal/readme_copy.awk - print the code block that follows the
 # first README line naming FILE (-v file=examples/minimal/NAME.c), without
 # its four-space indent, so that make check can compare it with the file.

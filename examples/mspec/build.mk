@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # examples/mspec/build.mk - the ia64 uncached page allocator and the mspec
 # driver of 2.6.13, ported to user space: $(B)/examples/mspec/mspec.
 #

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * examples/mspec/granule_cap.h - the global cap on granules converted to
  * uncached (MAX_UNCACHED_GRANULES), and the bookkeeping that lets an

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * examples/mspec/main.c - run the mspec workload and print what the
  * uncached allocator did.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * examples/mspec/mspec.c - see mspec.h.  Knows nothing of genalloc: it only
  * calls the uncached allocator, which is why the same driver runs on the

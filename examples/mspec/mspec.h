@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * examples/mspec/mspec.h - the SGI mspec driver's core (drivers/char/mspec.c,
  * 2.6.13 era): one object per mmap of the uncached device, pages allocated

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * examples/mspec/sim.c - see sim.h.  The machine is one process-wide
  * object, as hardware is; a mutex guards its range table.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * examples/mspec/sim.h - the simulated ia64 box under the uncached
  * allocator: four NUMA nodes, memory handed out a granule at a time, and an

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * examples/mspec/uncached.c - the 2.6.13 ia64 uncached page allocator, on
  * the 2005 genalloc API.  Built with -Icompat, so <linux/genalloc.h> is the

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * examples/mspec/uncached.h - the ia64 uncached page allocator, twice:
  *

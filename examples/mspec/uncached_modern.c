@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * examples/mspec/uncached_modern.c - the same allocator as the kernel
  * rewrote it in 2006 for the bitmap genalloc: the port path from the 2005

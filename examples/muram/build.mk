@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # examples/muram/build.mk - the Freescale CPM/QE multi-user RAM allocator
 # (drivers/soc/fsl/qe/qe_common.c), ported to user space:
 # $(B)/examples/muram/muram.  genalloc hands out offsets into a device

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * examples/muram/main.c - a QE whose MURAM has two ranges, and the
  * allocations its drivers make there (muram.c).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * examples/muram/muram.c - the CPM/QE MURAM allocator on genalloc, in user
  * space.

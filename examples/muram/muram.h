@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * examples/muram/muram.h - the allocator of the Freescale CPM/QE "multi-user
  * RAM" (drivers/soc/fsl/qe/qe_common.c), ported to user space.

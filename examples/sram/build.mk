@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # examples/sram/build.mk - the kernel's generic on-chip SRAM driver
 # (drivers/misc/sram.c) and two consumers, ported to user space:
 # $(B)/examples/sram/sram.  The code is kernel-style: it includes

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * examples/sram/main.c - a board with 64 KiB of on-chip SRAM, bound to the
  * generic SRAM driver (sram.c), and two consumers that find their pools

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * examples/sram/sram.c - the genalloc side of the kernel's generic SRAM
  * driver (drivers/misc/sram.c), in user space.

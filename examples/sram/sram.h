@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * examples/sram/sram.h - the kernel's generic on-chip SRAM driver
  * (drivers/misc/sram.c), reduced to what it does with genalloc and ported

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/linux/device.h - lets kernel-style code that includes
  * <linux/device.h> build unchanged with -Imodern.  The manual of the device

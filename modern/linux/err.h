@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/linux/err.h - lets kernel-style code that includes <linux/err.h>
  * build unchanged with -Imodern.  The manual is modern/err.h.

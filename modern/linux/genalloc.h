@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/linux/genalloc.h - lets kernel-style code that includes
  * <linux/genalloc.h> build unchanged with -I<path>/modern.  Everything is in

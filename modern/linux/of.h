@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/linux/of.h - lets kernel-style code that includes <linux/of.h>
  * build unchanged with -Imodern.  The device-tree model (struct device_node,

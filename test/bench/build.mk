@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # test/bench/build.mk - the bench's Check suite links the bench's own
 # metric, replay, workload and engine-adapter sources, so what it checks is
 # what genalloc-compare prints.  They are compiled a second time under

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/bench/test_chunks.c - what genalloc-speed's --chunks and its harness
  * rest on: the cut of a pool into equal chunks, the modern adapter adding

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/bench/test_tlsf_inband.c - the in-band TLSF yardstick
  * (bench/tlsf_inband.c): placement worked by hand, TLSF's good fit,

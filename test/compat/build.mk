@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # test/compat/build.mk - one kernel-style source, test/compat/kernel/driver.c,
 # that includes only <linux/genalloc.h>, compiled against -Icompat (the 2005
 # API) and against -Imodern (today's), linked, and run by "make check" with

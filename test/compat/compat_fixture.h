@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * test/compat/compat_fixture.h - what the compat suites share: a chunk
  * provider standing in for get_new_chunk, and the backend of each loop

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * test/compat/legacy_twin.h - a pool straight on legacy/, for comparing the
  * buddy backend with the engine it wraps.  Opaque, because legacy's struct

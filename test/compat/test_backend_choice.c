@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/compat/test_backend_choice.c - which engine a pool gets: named at
  * creation, or read from GENALLOC_BACKEND when the pool is created.

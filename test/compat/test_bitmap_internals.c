@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/compat/test_bitmap_internals.c - white-box tests of the bitmap
  * backend: its checker must catch each kind of corruption of compat's

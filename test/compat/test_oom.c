@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/compat/test_oom.c - the 2005 API out of memory for its own
  * bookkeeping, on both backends (tcase_add_loop_test: _i = 0 buddy,

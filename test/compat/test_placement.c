@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/compat/test_placement.c - where the bitmap backend puts blocks,
  * checked address for address against a reference model written from the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/compat/test_random.c - randomized runs through compat on both
  * backends: an ownership map of every 32-byte granule is the reference

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # test/cxx/build.mk - the public headers from C++: test/cxx/headers.cc built
 # once per API (modern, legacy, compat) with the C++ compiler that matches
 # $(CC), warnings as errors, in every variant (so also under ASan, TSan and

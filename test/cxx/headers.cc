@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/cxx/headers.cc - the public headers from C++: they compile with
  * warnings as errors, link against the C library and give the C engine's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # test/fuzz/build.mk - libFuzzer harnesses for the three APIs, and their
 # replay in make check.
 #

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * test/fuzz/fuzz.h - what the three harnesses share: a reader that turns
  * the fuzzer's bytes into numbers (running dry yields zeros, so every input

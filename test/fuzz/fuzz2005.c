@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/fuzz/fuzz2005.c - the 2005-API fuzzing driver; see fuzz2005.h.
  */

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * test/fuzz/fuzz2005.h - the driver the legacy and compat harnesses share:
  * both fuzz the 2005 API (int sizes, a get_new_chunk callback, donations by

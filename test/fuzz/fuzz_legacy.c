@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/fuzz/fuzz_legacy.c - the 2005 buddy engine against the 2005 model.
  *

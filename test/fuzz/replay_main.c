@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/fuzz/replay_main.c - a harness without libFuzzer: feeds files to
  * LLVMFuzzerTestOneInput() once each.  Built with the ordinary compiler and

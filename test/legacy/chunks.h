@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * test/legacy/chunks.h - a get_new_chunk callback for the legacy suites:
  * hands out consecutive chunks of one aligned test region, counting calls.

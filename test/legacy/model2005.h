@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * test/legacy/model2005.h - the reference model of the 2005 engine, shared
  * by legacy_model_suite and the legacy and compat fuzz harnesses: the 2005

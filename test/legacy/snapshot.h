@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * test/legacy/snapshot.h - what a refused call must leave alone, for the
  * legacy suites that check the "pool unchanged" rule: the statistics, every

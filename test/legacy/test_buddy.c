@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/legacy/test_buddy.c - placement of the 2005 buddy allocator, address
  * for address: splits, merges across orders, LIFO lists, growth through the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/legacy/test_catalogue.c - the rows of the README's misuse catalogue
  * (2005 API, legacy engine) that test_misuse.c and test_buddy.c do not

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/legacy/test_inspect.c - looking into a pool: statistics, the region
  * walk, and the checker, which must notice each kind of damage (the tests

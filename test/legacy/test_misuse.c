@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/legacy/test_misuse.c - every bad input the legacy header names: the
  * failure value, the report (severity and code) and an unchanged pool with

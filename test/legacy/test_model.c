@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/legacy/test_model.c - the engine against a reference model of the
  * 2005 algorithm, operation by operation.

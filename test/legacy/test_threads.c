@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/legacy/test_threads.c - the pool lock: threads allocating and
  * freeing at once, growing through the callback (which runs unlocked), with

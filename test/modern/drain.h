@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * test/modern/drain.h - end a test pool the way its owner must: free what is
  * still live, check, destroy (destroy with live blocks is a BUG).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_algo.c - exact placement tables for every built-in
  * algorithm: unaligned chunk starts, runs across 64-bit words, holes reused,

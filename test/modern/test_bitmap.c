@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_bitmap.c - the word-level bitmap primitives against
  * bit-by-bit versions, for every start and length over three words (and

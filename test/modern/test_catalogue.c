@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_catalogue.c - the rows of the README's misuse catalogue
  * (modern API) that test_misuse.c does not already prove: size 0 and

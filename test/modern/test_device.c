@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_device.c - the device model: device lifetime, devres
  * (LIFO release, lookup, misuse), devm_gen_pool_create/gen_pool_get with

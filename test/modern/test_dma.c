@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_dma.c - the DMA helpers: bus addresses, the pool's or a
  * given algorithm, absolute alignment, and zeroing exactly the requested

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_index.c - the free-run index (modern/index.c) against the
  * linear bitmap searches it replaces.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_lock.c - the pool lock (modern/lock.c) on its own: mutual
  * exclusion under contention, and a waiter that has gone to sleep on the

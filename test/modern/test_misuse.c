@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_misuse.c - every bad input: with a returning handler the
  * call returns its failure value and the pool is bit-for-bit unchanged;

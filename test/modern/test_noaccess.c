@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_noaccess.c - the engine never touches managed memory:
  * pools over a PROT_NONE mapping and over addresses that are not mapped at

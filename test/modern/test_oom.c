@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_oom.c - the modern engine without memory for its own
  * bookkeeping, failed at every allocation it makes in turn (test/oom.h):

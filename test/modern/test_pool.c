@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_pool.c - the pool's life cycle and the kernel behaviours
  * callers rely on: newest chunk first, granule rounding, sub-granule tails,

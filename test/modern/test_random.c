@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_random.c - a naive, bit-by-bit reference of the pool and
  * of every algorithm, and a randomized differential test against it

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_sizeclass.c - the size classes behind indexed best fit
  * (modern/sizeclass.c), where they differ from a plain search: classes that

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/modern/test_threads.c - lock-free allocation and free from several
  * threads on one pool, with chunks added meanwhile.  An ownership map (one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # test/soak/build.mk - genalloc-soak: random pools, indexed against the
 # kernel's linear search (see test/soak/soak.c).
 #

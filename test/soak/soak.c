@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/soak/soak.c - genalloc-soak: random pools, indexed against the
  * kernel's linear search, for as long as it is given.

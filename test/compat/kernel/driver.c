@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * test/compat/kernel/driver.c - a small kernel-style user of genalloc that
  * includes nothing of this library but <linux/genalloc.h>.  It is built
