@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "api.h"
+#include "version.h"
 
 #ifdef __cplusplus
 extern "C" {
