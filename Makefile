@@ -21,9 +21,12 @@
 .SECONDARY:
 SHELL := /bin/bash
 
-VERSION_MAJOR := 0
-VERSION_MINOR := 1
-VERSION_PATCH := 0
+# The version lives in common/version.h alone; the soname, the file names,
+# genalloc.pc and the CMake package take it from there.
+version_field = $(shell sed -n 's/^.define GENALLOC_VERSION_$(1)  *\([0-9][0-9]*\)$$/\1/p' common/version.h)
+VERSION_MAJOR := $(call version_field,MAJOR)
+VERSION_MINOR := $(call version_field,MINOR)
+VERSION_PATCH := $(call version_field,PATCH)
 VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
 
 PREFIX ?= /usr/local
@@ -116,14 +119,15 @@ LIB_SO := $(B)/libgenalloc.so.$(VERSION)
 # may add lines to "make help" with a rule "help: help-<dir>".
 PROGRAMS :=
 CHECK_PROGRAMS :=
+CHECK_TARGETS :=
 help: help-core
 
 -include $(sort $(wildcard examples/*/build.mk bench/build.mk test/*/build.mk))
 
 # ---------------------------------------------------------------- top targets
 .PHONY: all lib check check-run check-asan check-tsan check-valgrind coverage \
-	install uninstall clean help help-core deps-check deps-lcov deps-valgrind deps-gnuplot \
-	deps-cxx FORCE
+	install uninstall check-install clean help help-core deps-check deps-lcov deps-valgrind \
+	deps-gnuplot deps-cxx deps-cmake deps-pkg-config deps-fuzzer FORCE
 
 all: lib $(PROGRAMS)
 ifeq ($(B),build/release)
@@ -190,10 +194,30 @@ check:
 	@$(MAKE) --no-print-directory deps-check
 	@$(MAKE) --no-print-directory VARIANT=$(VARIANT) check-run
 
+# Programs run with --check (CHECK_PROGRAMS) and make targets (CHECK_TARGETS)
+# that the per-directory fragments add; test/run-checks.sh runs them all
+# after the suites and ends with the one verdict line.
 check-run: $(TEST_BIN) $(CHECK_PROGRAMS)
-	CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT) $(TEST_WRAPPER) $(TEST_BIN) $(SUITE)
-	@set -e; if [ -z "$(SUITE)" ]; then for p in $(CHECK_PROGRAMS); do \
-		echo "== $$p"; $(TEST_WRAPPER) $$p --check; done; fi
+	@+CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT) TEST_WRAPPER='$(TEST_WRAPPER)' SUITE='$(SUITE)' \
+		bash test/run-checks.sh $(TEST_BIN) '$(CHECK_PROGRAMS)' '$(CHECK_TARGETS)'
+
+# The dependency mechanism itself, with each tool hidden in turn (the
+# README's make check; the other variants would only repeat it).
+.PHONY: check-deps
+check-deps:
+	@bash test/deps/test_deps.sh
+ifeq ($(VARIANT),release)
+CHECK_TARGETS += check-deps
+endif
+
+# A suite name that does not exist is one line listing the suites, before
+# anything is built.
+ifneq ($(SUITE),)
+SUITE_NAMES := $(shell sed -n 's/^Suite \*\([A-Za-z0-9_]*\)_suite(void).*/\1/p' $(TEST_SRCS) | sort)
+ifneq ($(filter-out $(SUITE_NAMES) $(SUITE_NAMES:=_suite),$(SUITE)),)
+$(error no suite named '$(filter-out $(SUITE_NAMES) $(SUITE_NAMES:=_suite),$(SUITE))'; the suites are: $(SUITE_NAMES))
+endif
+endif
 
 check-asan:
 	@$(MAKE) --no-print-directory deps-check
@@ -246,64 +270,96 @@ coverage:
 	done; exit $$fail
 
 # ---------------------------------------------------------------- dependencies
-# A target that needs a tool installs it with apt-get when run as root, or
-# stops with the exact command to run.
-define require_pkgs
-	@if ! $(1) >/dev/null 2>&1; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			echo "Installing $(2) with apt-get"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-				apt-get install -y -qq $(2) >/dev/null || exit 1; \
-		else \
-			echo "Missing $(2). Run: sudo apt-get install $(2)"; exit 1; \
-		fi; \
-	fi
-endef
+# Each tool a target needs has one deps-NAME target: build-aux/require runs
+# the test after the comma; if it fails, root on a Debian-like machine gets
+# the packages installed with apt-get (and the test run again), anyone else
+# one line naming the command to run, and the target stops.
+# test/deps/test_deps.sh checks every one of them with each tool hidden.
+REQUIRE := sh build-aux/require
+# clang's libFuzzer runtime comes in a package named for clang's version.
+CLANG_MAJOR = $(or $(shell $(FUZZ_CC) --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1),14)
 
 deps-check:
-	$(call require_pkgs,pkg-config --exists check && pkg-config --libs check,check libsubunit-dev pkg-config)
+	@$(REQUIRE) 'Check (the C unit test library)' \
+		'$(CC) build-aux/check-probe.c $$(pkg-config --cflags --libs check) -o /dev/null' \
+		check libsubunit-dev pkg-config
 deps-lcov:
-	$(call require_pkgs,command -v lcov && command -v genhtml,lcov)
+	@$(REQUIRE) 'lcov' 'command -v lcov && command -v genhtml' lcov
 deps-valgrind:
-	$(call require_pkgs,command -v valgrind,valgrind)
+	@$(REQUIRE) 'valgrind' 'command -v valgrind' valgrind
 deps-gnuplot:
-	$(call require_pkgs,command -v gnuplot,gnuplot-nox)
+	@$(REQUIRE) 'gnuplot (with PNG output)' \
+		'echo "set terminal pngcairo" | gnuplot' gnuplot-nox
 deps-cxx:
-	$(call require_pkgs,command -v $(CXX),$(if $(findstring clang,$(CXX)),clang,g++))
+	@$(REQUIRE) 'a C++ compiler ($(CXX))' 'command -v $(CXX)' \
+		$(if $(findstring clang,$(CXX)),clang,g++)
+deps-cmake:
+	@$(REQUIRE) 'CMake' 'command -v cmake' cmake
+deps-pkg-config:
+	@$(REQUIRE) 'pkg-config' 'command -v pkg-config' pkg-config
+deps-fuzzer:
+	@$(REQUIRE) "clang's libFuzzer runtime" \
+		'echo "int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; return (int)n & 0; }" \
+		| $(FUZZ_CC) -x c -fsanitize=fuzzer - -o /dev/null' \
+		clang libclang-rt-$(CLANG_MAJOR)-dev
 
 # ---------------------------------------------------------------- install
+# make install builds the library alone, with the CC and VARIANT of its
+# command line (never a build another compiler left behind), and installs
+# the static and shared libraries, the public headers, genalloc.pc and the
+# CMake package.  It installs no packages.  make uninstall removes exactly
+# those files, and the directories of its own they leave empty.
 PUBLIC_HDRS := $(filter-out %/internal.h %_internal.h,$(LIB_HDRS))
+CMAKEDIR ?= $(LIBDIR)/cmake/genalloc
+PKG_FILES := $(B)/genalloc.pc $(B)/genallocConfig.cmake $(B)/genallocConfigVersion.cmake
+SIZEOF_VOID_P := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | sed -n 's/.*__SIZEOF_POINTER__ //p')
 
-# The paths in it come from the command line (make install PREFIX=...), which
-# no file's date records: written every time, replaced only if it differs.
-build/genalloc.pc: FORCE
+# The paths in them come from the command line (make install PREFIX=...),
+# which no file's date records: written every time, replaced only if they
+# differ.  The CMake package finds the prefix from its own place.
+relpath = $(shell realpath -m --relative-to='$(1)' '$(2)')
+$(PKG_FILES): $(B)/%: build-aux/%.in FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
-		'Name: genalloc' \
-		'Description: the Linux genalloc special-purpose memory allocator in user space' \
-		'Version: $(VERSION)' \
-		'Cflags: -I$${includedir}/genalloc' \
-		'Libs: -L$${libdir} -lgenalloc' \
-		'Libs.private: -pthread' > $@.tmp
+	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		-e 's|@VERSION_MAJOR@|$(VERSION_MAJOR)|g' -e 's|@VERSION_MINOR@|$(VERSION_MINOR)|g' \
+		-e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
+		-e 's|@CMAKE_TO_PREFIX@|$(call relpath,$(CMAKEDIR),$(PREFIX))|g' \
+		-e 's|@PREFIX_TO_LIB@|$(call relpath,$(PREFIX),$(LIBDIR))|g' \
+		-e 's|@PREFIX_TO_INCLUDE@|$(call relpath,$(PREFIX),$(INCLUDEDIR))|g' $< > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 FORCE:
 
-install: all build/genalloc.pc
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
-	install -m 644 build/libgenalloc.a $(DESTDIR)$(LIBDIR)/
-	install -m 755 build/libgenalloc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+install: $(LIB_A) $(LIB_SO) $(PKG_FILES)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR)
+	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libgenalloc.a
+	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libgenalloc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libgenalloc.so
-	set -e; for h in $(PUBLIC_HDRS); do \
+	@set -e; for h in $(PUBLIC_HDRS); do \
 		install -d $(DESTDIR)$(INCLUDEDIR)/genalloc/$$(dirname $$h); \
 		install -m 644 $$h $(DESTDIR)$(INCLUDEDIR)/genalloc/$$h; done
-	install -m 644 build/genalloc.pc $(DESTDIR)$(PKGCONFIGDIR)/genalloc.pc
+	install -m 644 $(B)/genalloc.pc $(DESTDIR)$(PKGCONFIGDIR)/genalloc.pc
+	install -m 644 $(B)/genallocConfig.cmake $(B)/genallocConfigVersion.cmake \
+		$(DESTDIR)$(CMAKEDIR)/
+	@echo "Installed genalloc $(VERSION) ($(CCNAME), $(VARIANT)) under $(DESTDIR)$(PREFIX)"
 
 uninstall:
-	rm -f $(DESTDIR)$(LIBDIR)/libgenalloc.a $(DESTDIR)$(LIBDIR)/libgenalloc.so* \
-		$(DESTDIR)$(PKGCONFIGDIR)/genalloc.pc
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/genalloc
+	rm -f $(DESTDIR)$(LIBDIR)/libgenalloc.a $(DESTDIR)$(LIBDIR)/libgenalloc.so \
+		$(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libgenalloc.so.$(VERSION) \
+		$(DESTDIR)$(PKGCONFIGDIR)/genalloc.pc \
+		$(DESTDIR)$(CMAKEDIR)/genallocConfig.cmake $(DESTDIR)$(CMAKEDIR)/genallocConfigVersion.cmake \
+		$(PUBLIC_HDRS:%=$(DESTDIR)$(INCLUDEDIR)/genalloc/%)
+	@for d in $$(printf '%s\n' $(sort $(dir $(PUBLIC_HDRS))) | sort -r); do \
+		rmdir $(DESTDIR)$(INCLUDEDIR)/genalloc/$$d 2>/dev/null || true; done
+	@rmdir $(DESTDIR)$(INCLUDEDIR)/genalloc $(DESTDIR)$(CMAKEDIR) 2>/dev/null || true
+
+# Install into a scratch DESTDIR, build and run the consumers of
+# test/install/ against that copy (pkg-config, shared and static; CMake),
+# then uninstall and check that nothing is left.
+check-install: $(LIB_A) $(LIB_SO) | deps-pkg-config deps-cmake
+	@CC='$(CC)' MAKE='$(MAKE)' VARIANT='$(VARIANT)' bash test/install/run.sh
 
 clean:
 	rm -rf build

@@ -14,13 +14,13 @@ $(B)/examples/minimal/%: $(B)/examples/minimal/%.o $(LIB_A)
 
 # The same compat binary, unchanged, on the bitmap engine.
 .PHONY: check-minimal-bitmap
-check-run: check-minimal-bitmap
+CHECK_TARGETS += check-minimal-bitmap
 check-minimal-bitmap: $(B)/examples/minimal/compat
 	GENALLOC_BACKEND=bitmap $(TEST_WRAPPER) $<
 
 # README shows the three programs whole: its copies must not drift.
 .PHONY: check-minimal-readme
-check-run: check-minimal-readme
+CHECK_TARGETS += check-minimal-readme
 check-minimal-readme:
 	@mkdir -p $(B)/examples/minimal
 	@set -e; for f in $(MINIMAL_NAMES); do \

@@ -50,12 +50,12 @@ FUZZ_CPPFLAGS := -D_GNU_SOURCE -I.
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_OUT)/obj/%.o)
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_OUT)/fuzz-%)
 
-$(FUZZ_OUT)/obj/%.o: %.c
+$(FUZZ_OUT)/obj/%.o: %.c | deps-fuzzer
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(DEPFLAGS) -c -o $@ $<
 
 $(FUZZ_OUT)/fuzz-%: $(FUZZ_OUT)/obj/$(FUZZ_SRC)/fuzz_%.o \
-		$(FUZZ_SHARED:%=$(FUZZ_OUT)/obj/%.o) $(FUZZ_LIB_OBJS)
+		$(FUZZ_SHARED:%=$(FUZZ_OUT)/obj/%.o) $(FUZZ_LIB_OBJS) | deps-fuzzer
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^
 
 .PHONY: fuzz fuzz-build $(FUZZ_NAMES:%=fuzz-%) help-fuzz

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# test/install/run.sh - "make check-install": install into a scratch
+# DESTDIR, build test/install/consumer.c outside the tree the ways README
+# documents (pkg-config shared and static, CMake's genalloc::genalloc and
+# genalloc::genalloc_static), run each, then uninstall and check that no
+# file is left.  CC, MAKE and VARIANT come from the calling make.
+set -euo pipefail
+
+cc=${CC:-cc}
+make=${MAKE:-make}
+variant=${VARIANT:-release}
+src=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+dest=$work/dest
+prefix=/opt/genalloc
+root=$dest$prefix
+passed=0
+
+ok() {
+	echo "check-install: $*: ok"
+	passed=$((passed + 1))
+}
+
+"$make" --no-print-directory install DESTDIR="$dest" PREFIX="$prefix" CC="$cc" VARIANT="$variant"
+
+# The installed library is the one CC built, not another compiler's.
+so=$(ls "$root"/lib/libgenalloc.so.*.*.*)
+if "$cc" --version | grep -q clang; then want=clang; else want=GCC; fi
+if ! readelf -p .comment "$so" | grep -q "$want"; then
+	echo "check-install: $so was not built by $cc:" >&2
+	readelf -p .comment "$so" >&2
+	exit 1
+fi
+ok "the installed library was built by $cc"
+
+version=$(sed -n 's/^Version: //p' "$root/lib/pkgconfig/genalloc.pc")
+
+# pkg-config, as README shows it; the sysroot stands for DESTDIR.
+export PKG_CONFIG_PATH="" PKG_CONFIG_LIBDIR="$root/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
+# shellcheck disable=SC2046 # pkg-config's output is a list of flags
+"$cc" -o "$work/pc-shared" "$src/consumer.c" $(pkg-config --cflags --libs genalloc)
+LD_LIBRARY_PATH="$root/lib" "$work/pc-shared"
+LD_LIBRARY_PATH="$root/lib" ldd "$work/pc-shared" | grep -q "$root/lib/libgenalloc.so" \
+	|| { echo "check-install: pc-shared does not load the installed libgenalloc.so" >&2; exit 1; }
+ok "pkg-config, shared"
+
+# shellcheck disable=SC2046
+"$cc" -static -o "$work/pc-static" "$src/consumer.c" $(pkg-config --static --cflags --libs genalloc)
+"$work/pc-static"
+ok "pkg-config --static, a static program"
+
+# shellcheck disable=SC2046
+"$cc" -o "$work/pc-libstatic" "$src/consumer.c" $(pkg-config --cflags genalloc) \
+	$(pkg-config --libs-only-L genalloc) -l:libgenalloc.a $(pkg-config --static --libs-only-other genalloc)
+if ldd "$work/pc-libstatic" | grep -q libgenalloc; then
+	echo "check-install: pc-libstatic still needs libgenalloc.so" >&2
+	exit 1
+fi
+"$work/pc-libstatic"
+ok "pkg-config with the static library alone"
+
+# CMake: find_package(genalloc MAJOR.MINOR CONFIG REQUIRED).
+cmake -S "$src" -B "$work/cmake" -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$root" \
+	-DGENALLOC_WANT="${version%.*}" >"$work/cmake.log" 2>&1 \
+	|| { cat "$work/cmake.log" >&2; exit 1; }
+cmake --build "$work/cmake" >>"$work/cmake.log" 2>&1 || { cat "$work/cmake.log" >&2; exit 1; }
+"$work/cmake/app"
+ok "CMake, genalloc::genalloc"
+"$work/cmake/app_static"
+ok "CMake, genalloc::genalloc_static"
+
+# A newer release than this one is refused.
+if cmake -S "$src" -B "$work/cmake-newer" -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$root" \
+	-DGENALLOC_WANT="$((${version%%.*} + 1)).0" >"$work/cmake-newer.log" 2>&1; then
+	echo "check-install: find_package accepted version $((${version%%.*} + 1)).0 of $version" >&2
+	exit 1
+fi
+ok "CMake refuses a newer major version"
+
+"$make" --no-print-directory uninstall DESTDIR="$dest" PREFIX="$prefix" CC="$cc" VARIANT="$variant"
+left=$(find "$dest" ! -type d)
+if [ -n "$left" ]; then
+	echo "check-install: uninstall left:" >&2
+	echo "$left" >&2
+	exit 1
+fi
+ok "uninstall removes every file"
+echo "check-install: $passed passed, 0 failed"
