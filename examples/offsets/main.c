@@ -190,13 +190,12 @@ static int by_offset(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Live buffers are disjoint, and the pool counts exactly their bytes. */
+/* Live buffers (in offset order) are disjoint, and the pool counts
+ * exactly their bytes. */
 static void check_live(struct run *r, const struct gen_pool_stats *st)
 {
 	size_t live = 0, i;
 
-	if (r->nr)
-		qsort(r->bufs, r->nr, sizeof(*r->bufs), by_offset);
 	for (i = 0; i < r->nr; i++) {
 		live += rounded(r->bufs[i].size);
 		if (i && r->bufs[i - 1].off + rounded(r->bufs[i - 1].size) > r->bufs[i].off)
@@ -214,13 +213,17 @@ static void print_stats(struct run *r, const char *phase, const char *detail)
 	char a[32], b[32], c[32];
 	double frag;
 
+	/* In offset order at every phase's end, with --check or without: the
+	 * same buffers are freed next either way. */
+	if (r->nr)
+		qsort(r->bufs, r->nr, sizeof(*r->bufs), by_offset);
 	gen_pool_stats(r->heap.pool, &st);
 	frag = st.avail ? 100.0 * (1.0 - (double)st.largest_free / (double)st.avail) : 0;
 	printf("%-10s %-34s %8zu live\n", phase, detail, r->nr);
 	printf("           free %s, largest free block %s, fragmentation %.2f%%\n",
 	       human(st.avail, a, sizeof(a)), human(st.largest_free, b, sizeof(b)), frag);
-	printf("           %zu free extents, bookkeeping %s\n", st.nr_free_extents,
-	       human(st.metadata_bytes, c, sizeof(c)));
+	printf("           %zu free extents, bookkeeping %zu bytes (%s)\n",
+	       st.nr_free_extents, st.metadata_bytes, human(st.metadata_bytes, c, sizeof(c)));
 	if (r->checking)
 		check_live(r, &st);
 }
