@@ -14,6 +14,47 @@
  *  - the same calls give the same addresses as the kernel, algorithm for
  *    algorithm.
  *
+ * HEAPS OF OFFSETS
+ *   A pool may hand out plain numbers (offsets into a device, a file, a
+ *   GPU's address space), but 0 is every allocation call's failure value,
+ *   so a range cannot be added at 0 (gen_pool_add*() refuses it: WARN
+ *   EINVAL).  An offset heap adds [0, size) at a bias, subtracts the bias
+ *   from each address it gets and adds it back to free.  The bias must be a
+ *   non-zero multiple of the largest alignment the heap will ask for:
+ *   gen_pool_first_fit_align() and gen_pool_dma_alloc_align() align the
+ *   address, bias included, as the kernel's do (at a bias of one 4 KiB
+ *   granule, 64 KiB alignment gives offset 0xf000), while
+ *   gen_pool_first_fit_order_align() and gen_pool_fixed_alloc() count from
+ *   the chunk's start.  On such a bias both agree with the offsets.
+ *   examples/offsets/ runs a 1 TiB heap this way.
+ *
+ * PROCESSES
+ *   A pool belongs to the process that created it.  Its bookkeeping is in
+ *   that process's own memory (malloc() and private anonymous mappings,
+ *   never the managed range) and its lock is a process-private futex, so a
+ *   pool over a MAP_SHARED region is not shared by the processes mapping
+ *   it.  A child forked from the owner has a copy of the pool as it was at
+ *   the fork, and from then on neither process sees the other's
+ *   allocations or frees.  The child may:
+ *    - exit, or exec;
+ *    - query the copy with gen_pool_avail(), gen_pool_size(),
+ *      gen_pool_has_addr(), gen_pool_virt_to_phys(),
+ *      gen_pool_for_each_chunk(), gen_pool_stats() and gen_pool_check(),
+ *      if no other thread was inside a call on the pool at the fork
+ *      (always so in a single-threaded parent).  Otherwise the copy holds
+ *      those calls half done, and a lock one of them held stays held in
+ *      the child: there gen_pool_stats(), gen_pool_add*() and, in indexed
+ *      mode, allocation and free wait forever (the other queries take no
+ *      lock).  After a multi-threaded process forks, POSIX allows the
+ *      child only async-signal-safe calls (ASYNC-SIGNAL SAFETY below).
+ *   It must not allocate from, free to or add to the copy.  Those calls
+ *   succeed, on the copy: the child is handed blocks the parent holds or
+ *   will be handed, the same addresses, and over shared memory or a device
+ *   the same bytes.  Only when everything the pool manages is private to
+ *   each process (an ordinary private mapping, which fork copies too) is
+ *   the child's copy a pool of its own.  To share a region between
+ *   processes, let one of them allocate for all.
+ *
  * TWO MODES, ONE PLACEMENT (gen_pool_set_lockless())
  *   Indexed (the default): every chunk keeps an index of its bitmap's free
  *   runs (modern/index.c) and, once best fit has run on it, size classes of its
