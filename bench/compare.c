@@ -6,6 +6,7 @@
  * Run "genalloc-compare --help" for the options; "make compare" runs the
  * default set (every generator and every committed trace, both regimes).
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <glob.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@
 #define MAX_CHUNK ((size_t)4 << 20)
 #define MIN_CAPACITY ((size_t)64 << 10)
 #define GROWING_LIMIT ((size_t)1 << 30)
+/* Workloads this long get a progress line on stderr. */
+#define BIG_WORKLOAD ((size_t)1 << 20)
 
 struct options {
 	char *workloads;
@@ -221,36 +224,64 @@ static void add_generators(struct bench_study *s, const struct options *o)
 		bench_workload_generate(add_workload(s), &g[i], &o->gen);
 }
 
-static int add_trace(struct bench_study *s, const char *path)
+/*
+ * Workload names become file names, gnuplot titles and HTML: anything but
+ * letters, digits, '-', '_' and '.' becomes '_', and a name already taken
+ * (cc1 and /x/cc1.trace) gets "-2", "-3"...
+ */
+static void name_uniquely(struct bench_study *s, size_t wi)
+{
+	struct bench_workload *w = &s->w[wi];
+	char base[sizeof(w->name)];
+	unsigned int k = 2;
+	size_t i;
+	char *c;
+
+	for (c = w->name; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("-_.", *c))
+			*c = '_';
+	snprintf(base, sizeof(base), "%s", w->name);
+	for (i = 0; i < wi; i++) {
+		if (strcmp(s->w[i].name, w->name))
+			continue;
+		snprintf(w->name, sizeof(w->name), "%.50s-%u", base, k++);
+		i = (size_t)-1;	/* check the new name against all of them */
+	}
+}
+
+/* A trace that cannot be read is reported and left out; the rest still run. */
+static void add_trace(struct bench_study *s, const char *path)
 {
 	struct bench_workload w;
-	const char *err = "?";
+	char err[512];
+	double t0 = bench_now();
 
-	if (bench_workload_read(&w, path, &err)) {
-		fprintf(stderr, "genalloc-compare: %s: %s\n", path, err);
-		return -1;
+	if (bench_workload_read(&w, path, err, sizeof(err))) {
+		fprintf(stderr, "genalloc-compare: refused %s\n", err);
+		s->refused++;
+		return;
 	}
 	if (w.dropped || w.reused)
 		fprintf(stderr, "genalloc-compare: %s: %zu frees of unknown blocks dropped, "
 				"%zu live ids reused\n", path, w.dropped, w.reused);
+	if (w.nr >= BIG_WORKLOAD)
+		fprintf(stderr, "genalloc-compare: %s: %zu events read in %.1f s\n",
+			path, w.nr, bench_now() - t0);
 	*add_workload(s) = w;
-	return 0;
 }
 
-static int add_traces(struct bench_study *s, const struct options *o)
+static void add_traces(struct bench_study *s, const struct options *o)
 {
 	char pat[4096];
 	glob_t gl;
 	size_t i;
-	int rc = 0;
 
 	snprintf(pat, sizeof(pat), "%s/*.trace*", o->traces);
 	if (glob(pat, 0, NULL, &gl))
-		return 0;	/* no traces: nothing to add */
-	for (i = 0; i < gl.gl_pathc && !rc; i++)
-		rc = add_trace(s, gl.gl_pathv[i]);
+		return;	/* no traces: nothing to add */
+	for (i = 0; i < gl.gl_pathc; i++)
+		add_trace(s, gl.gl_pathv[i]);
 	globfree(&gl);
-	return rc;
 }
 
 /* "sqlite" names bench/traces/sqlite.trace.gz when no such file exists. */
@@ -277,21 +308,20 @@ static int choose_workloads(struct bench_study *s, struct options *o)
 
 	if (!o->workloads) {
 		add_generators(s, o);
-		return add_traces(s, o);
+		add_traces(s, o);
+		return s->nw ? 0 : -1;
 	}
 	for (tok = strtok_r(o->workloads, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct bench_generator *g = bench_generator_find(tok);
 
 		if (!strcmp(tok, "generators"))
 			add_generators(s, o);
-		else if (!strcmp(tok, "traces")) {
-			if (add_traces(s, o))
-				return -1;
-		} else if (g) {
+		else if (!strcmp(tok, "traces"))
+			add_traces(s, o);
+		else if (g)
 			bench_workload_generate(add_workload(s), g, &o->gen);
-		} else if (add_trace(s, committed_trace(o, tok, path, sizeof(path)))) {
-			return -1;
-		}
+		else
+			add_trace(s, committed_trace(o, tok, path, sizeof(path)));
 	}
 	return s->nw ? 0 : -1;
 }
@@ -420,6 +450,8 @@ int main(int argc, char **argv)
 		release(&s);
 		return 2;
 	}
+	for (size_t wi = 0; wi < s.nw; wi++)
+		name_uniquely(&s, wi);
 	s.run[BENCH_GROWING] = o.regime[BENCH_GROWING];
 	s.run[BENCH_FIXED] = o.regime[BENCH_FIXED];
 	run_all(&s, &o);
@@ -427,6 +459,11 @@ int main(int argc, char **argv)
 		bench_report_table(stdout, &s);
 	if (bench_report_files(&s, o.out, o.plots)) {
 		perror("genalloc-compare: writing the report");
+		rc = 1;
+	}
+	if (s.refused) {
+		fprintf(stderr, "genalloc-compare: %zu trace%s refused (above); the others ran\n",
+			s.refused, s.refused > 1 ? "s" : "");
 		rc = 1;
 	}
 	printf("\n%zu workloads x %zu engines in %.1f s.\nCSV files and plots: %s/\n"

@@ -26,9 +26,11 @@ struct bench_cell {
  *                it is the buddy
  * @run:          which regimes ran (indexed by enum bench_regime)
  * @cell:         per regime, @nw * @ne cells, workload-major
+ * @refused:      traces that could not be read (reported, left out)
  */
 struct bench_study {
 	size_t nw, ne;
+	size_t refused;
 	struct bench_workload *w;
 	const struct bench_engine **e;
 	int run[2];

@@ -280,91 +280,6 @@ START_TEST(granted_matches_engine_accounting)
 END_TEST
 
 /* Trace text in, the same events out; unknown frees and reused ids counted. */
-START_TEST(trace_round_trip)
-{
-	char path[] = "/tmp/genalloc-bench-XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fdopen(fd, "w");
-	struct bench_workload w;
-	const char *err = NULL;
-
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "# comment\n\na 0x1000 136\na 0x2000 60\nf 0x9999\n"
-		   "a 0x1000 8\nf 0x2000\na 0x3000 40\nf 0x1000\n");
-	fclose(f);
-	ck_assert_int_eq(bench_workload_read(&w, path, &err), 0);
-	unlink(path);
-	ck_assert_uint_eq(w.dropped, 1);
-	ck_assert_uint_eq(w.reused, 1);
-	/* a0 a1, the reuse as f0 a0, f1, a1 (recycled number), f0 */
-	ck_assert_uint_eq(w.nr, 7);
-	ck_assert_uint_eq(w.nr_ids, 2);
-	ck_assert_uint_eq(w.ev[2].op, BENCH_FREE);
-	ck_assert_uint_eq(w.ev[3].size, 8);
-	ck_assert_uint_eq(w.ev[5].id, 1);	/* 0x3000 takes the freed number */
-	ck_assert_uint_eq(bench_workload_peak_live(&w), 196);
-	bench_workload_release(&w);
-	ck_assert_int_eq(bench_workload_read(&w, "/nonexistent/x.trace", &err), -1);
-}
-END_TEST
-
-/* A gzip-compressed trace is read through gzip -dc; written traces read back. */
-START_TEST(trace_gzip_and_write)
-{
-	char path[] = "/tmp/genalloc-bench-XXXXXX";
-	char gz[64], cmd[160];
-	int fd = mkstemp(path);
-	struct bench_workload w, r;
-	const char *err = NULL;
-	size_t i;
-
-	close(fd);
-	memset(&w, 0, sizeof(w));
-	bench_workload_push(&w, BENCH_ALLOC, 0, 100);
-	bench_workload_push(&w, BENCH_ALLOC, 1, 7);
-	bench_workload_push(&w, BENCH_FREE, 0, 100);
-	bench_workload_push(&w, BENCH_ALLOC, 0, 33);
-	w.nr_ids = 2;
-	ck_assert_int_eq(bench_workload_write(&w, path), 0);
-	snprintf(gz, sizeof(gz), "%s.gz", path);
-	snprintf(cmd, sizeof(cmd), "gzip -c '%s' > '%s'", path, gz);
-	ck_assert_int_eq(system(cmd), 0);
-	unlink(path);
-	ck_assert_int_eq(bench_workload_read(&r, gz, &err), 0);
-	unlink(gz);
-	ck_assert_uint_eq(r.nr, w.nr);
-	for (i = 0; i < w.nr; i++) {
-		ck_assert_uint_eq(r.ev[i].op, w.ev[i].op);
-		ck_assert_uint_eq(r.ev[i].id, w.ev[i].id);
-		ck_assert_uint_eq(r.ev[i].size, w.ev[i].size);
-	}
-	bench_workload_release(&r);
-	/* A corrupt .gz is an error, not an empty workload. */
-	fd = open(gz, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ck_assert_int_eq((int)write(fd, "not gzip", 8), 8);
-	close(fd);
-	ck_assert_int_eq(bench_workload_read(&r, gz, &err), -1);
-	unlink(gz);
-	bench_workload_release(&w);
-}
-END_TEST
-
-START_TEST(trace_rejects_garbage)
-{
-	char path[] = "/tmp/genalloc-bench-XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fdopen(fd, "w");
-	struct bench_workload w;
-	const char *err = NULL;
-
-	fprintf(f, "a 1 10\nx 2\n");
-	fclose(f);
-	ck_assert_int_eq(bench_workload_read(&w, path, &err), -1);
-	ck_assert_ptr_nonnull(err);
-	unlink(path);
-}
-END_TEST
-
 /* Every generator is deterministic, balanced and within its limits. */
 START_TEST(generators_are_sane)
 {
@@ -419,9 +334,6 @@ Suite *bench_metrics_suite(void)
 	tcase_add_test(tc, granted_matches_engine_accounting);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("workloads");
-	tcase_add_test(tc, trace_round_trip);
-	tcase_add_test(tc, trace_gzip_and_write);
-	tcase_add_test(tc, trace_rejects_garbage);
 	tcase_add_test(tc, generators_are_sane);
 	suite_add_tcase(s, tc);
 	return s;
