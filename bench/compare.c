@@ -24,13 +24,18 @@
 #define GROWING_LIMIT ((size_t)1 << 30)
 /* Workloads this long get a progress line on stderr. */
 #define BIG_WORKLOAD ((size_t)1 << 20)
+/* About how many events the timed replays of one cell may take in all. */
+#define REPLAY_BUDGET ((size_t)2000000)
+/* An arena that fills is doubled, up to this. */
+#define ARENA_MAX ((size_t)1 << 40)
 
 struct options {
 	char *workloads;
 	char *engines;
 	const char *traces;
 	const char *out;
-	int regime[2];
+	int regime[BENCH_NR_REGIMES];
+	size_t repeat;
 	struct bench_gen_params gen;
 	size_t chunk;
 	size_t capacity;
@@ -53,7 +58,11 @@ static void usage(FILE *f)
 "                        'generators' and 'traces' expand to all of them\n"
 "  -e, --engines LIST    comma-separated engine names (default: all); ratios\n"
 "                        are against the first\n"
-"  -r, --regime R        growing, fixed or both (default both)\n"
+"  -r, --regime LIST     comma-separated: arena, growing, fixed; 'all' (the\n"
+"                        default) or 'both' (growing and fixed)\n"
+"  -R, --repeat N        timed replays per cell, the median reported with\n"
+"                        its range (default 5; fewer for workloads of over\n"
+"                        400K events, so that each cell replays about 2M)\n"
 "  -s, --seed N          generator seed (default 1)\n"
 "  -n, --ops N           events per generated workload (default 100000)\n"
 "  -l, --live SIZE       live bytes the generators steer to (default 2M)\n"
@@ -123,12 +132,40 @@ static int dump(const struct options *o, const char *name)
 	return rc ? 1 : 0;
 }
 
+static int parse_regimes(const char *arg, int *on)
+{
+	static const char *const name[BENCH_NR_REGIMES] = { "growing", "fixed", "arena" };
+	char buf[128], *tok, *save = NULL;
+	int r;
+
+	memset(on, 0, BENCH_NR_REGIMES * sizeof(*on));
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int found = !strcmp(tok, "all") || !strcmp(tok, "both");
+
+		for (r = 0; r < BENCH_NR_REGIMES; r++) {
+			if (!strcmp(tok, name[r]) || !strcmp(tok, "all") ||
+			    (!strcmp(tok, "both") && r != BENCH_ARENA)) {
+				on[r] = 1;
+				found = 1;
+			}
+		}
+		if (!found) {
+			fprintf(stderr, "genalloc-compare: no regime '%s' (arena, growing, fixed, all)\n",
+				tok);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "workloads", required_argument, NULL, 'w' },
 		{ "engines", required_argument, NULL, 'e' },
 		{ "regime", required_argument, NULL, 'r' },
+		{ "repeat", required_argument, NULL, 'R' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "ops", required_argument, NULL, 'n' },
 		{ "live", required_argument, NULL, 'l' },
@@ -147,15 +184,17 @@ static int parse(int argc, char **argv, struct options *o)
 	int c;
 	size_t v;
 
-	while ((c = getopt_long(argc, argv, "w:e:r:s:n:l:c:C:t:o:S:PLD:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "w:e:r:R:s:n:l:c:C:t:o:S:PLD:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'w': o->workloads = optarg; break;
 		case 'e': o->engines = optarg; break;
 		case 'r':
-			o->regime[BENCH_GROWING] = !strcmp(optarg, "growing") || !strcmp(optarg, "both");
-			o->regime[BENCH_FIXED] = !strcmp(optarg, "fixed") || !strcmp(optarg, "both");
-			if (!o->regime[0] && !o->regime[1]) {
-				fprintf(stderr, "genalloc-compare: regime is growing, fixed or both\n");
+			if (parse_regimes(optarg, o->regime))
+				return -1;
+			break;
+		case 'R':
+			if (bench_parse_count(optarg, 1, 1000, &o->repeat)) {
+				fprintf(stderr, "genalloc-compare: --repeat takes 1 to 1000\n");
 				return -1;
 			}
 			break;
@@ -368,38 +407,128 @@ static struct bench_pool_config config_for(const struct options *o,
 		cfg.capacity = GROWING_LIMIT;
 		return cfg;
 	}
-	cap = o->capacity ? o->capacity : bench_floor_pow2(bench_workload_peak_live(w));
-	if (cap < MIN_CAPACITY)
-		cap = MIN_CAPACITY;
+	if (r == BENCH_ARENA) {
+		/* Twice the peak and two chunks: no engine here came near it. */
+		cfg.chunk_size = MAX_CHUNK;
+		cap = 2 * bench_workload_peak_live_upto(w, MAX_CHUNK) + 2 * MAX_CHUNK;
+		cfg.capacity = (cap + MAX_CHUNK - 1) / MAX_CHUNK * MAX_CHUNK;
+		return cfg;
+	}
+	if (o->capacity) {
+		cap = o->capacity < MIN_CAPACITY ? MIN_CAPACITY : o->capacity;
+	} else {
+		/*
+		 * From the peak of the requests the pool can take: one above
+		 * the chunk is skipped, and counting it would leave a pool
+		 * that never fills.  A smaller pool skips more, so go on
+		 * until the size no longer moves.
+		 */
+		size_t next = bench_workload_peak_live_upto(w, MAX_CHUNK);
+
+		do {
+			cap = bench_floor_pow2(next);
+			if (cap < MIN_CAPACITY)
+				cap = MIN_CAPACITY;
+			next = bench_workload_peak_live_upto(w, cap < MAX_CHUNK ? cap : MAX_CHUNK);
+		} while (bench_floor_pow2(next) < cap && next >= MIN_CAPACITY);
+	}
 	cfg.chunk_size = bench_floor_pow2(cap < MAX_CHUNK ? cap : MAX_CHUNK);
 	cfg.capacity = cap / cfg.chunk_size * cfg.chunk_size;
 	return cfg;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median, least and most of @n values (sorted in place), in ns per call. */
+static void spread(double *v, size_t n, size_t calls, struct bench_spread *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!n || !calls)
+		return;
+	qsort(v, n, sizeof(*v), cmp_double);
+	out->median = (n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) * 1e9 / (double)calls;
+	out->lo = v[0] * 1e9 / (double)calls;
+	out->hi = v[n - 1] * 1e9 / (double)calls;
+	out->runs = n;
+}
+
+/* Timed replays, after the one that measured memory. */
+static void time_cell(struct bench_cell *c, const struct bench_engine *e,
+		      const struct bench_workload *w, size_t repeat)
+{
+	double ok[1000], fail[1000];
+	size_t k, n = 0;
+
+	for (k = 0; k < repeat; k++)
+		if (!bench_replay_time(e, &c->cfg, w, &c->m, &ok[n], &fail[n]))
+			n++;
+	spread(ok, n, c->m.allocs + c->m.frees, &c->ok_ns);
+	spread(fail, n, c->m.failed, &c->fail_ns);
+}
+
+static void run_cell(struct bench_cell *c, const struct bench_engine *e,
+		     const struct bench_workload *w, struct bench_pool_config cfg,
+		     const struct options *o)
+{
+	size_t repeat = o->repeat;
+
+	for (;;) {
+		c->ok = !bench_replay(e, &cfg, w, o->samples, &c->m);
+		/* An arena is sized never to fill; if one did, double it. */
+		if (!c->ok || cfg.regime != BENCH_ARENA || !c->m.failed || cfg.capacity > ARENA_MAX)
+			break;
+		bench_metrics_release(&c->m);
+		cfg.capacity *= 2;
+	}
+	c->cfg = cfg;
+	if (!c->ok) {
+		fprintf(stderr, "genalloc-compare: %s: cannot create a pool\n", e->name);
+		return;
+	}
+	/* Long workloads: fewer replays, about REPLAY_BUDGET events a cell. */
+	if (w->nr * repeat > REPLAY_BUDGET)
+		repeat = REPLAY_BUDGET / w->nr > 1 ? REPLAY_BUDGET / w->nr : 1;
+	time_cell(c, e, w, repeat);
+}
+
 static void run_all(struct bench_study *s, const struct options *o)
 {
+	static const char *const name[BENCH_NR_REGIMES] = { "growing", "fixed", "arena" };
 	size_t wi, ei;
 	int r;
 
-	for (r = 0; r < 2; r++) {
+	for (r = 0; r < BENCH_NR_REGIMES; r++) {
 		if (!s->run[r])
 			continue;
 		s->cell[r] = calloc(s->nw * s->ne, sizeof(*s->cell[r]));
 		if (!s->cell[r])
 			abort();
-		for (wi = 0; wi < s->nw; wi++) {
-			struct bench_pool_config cfg = config_for(o, &s->w[wi], (enum bench_regime)r);
+	}
+	for (wi = 0; wi < s->nw; wi++) {
+		double t0 = bench_now();
 
-			for (ei = 0; ei < s->ne; ei++) {
-				struct bench_cell *c = bench_cell_at(s, (enum bench_regime)r, wi, ei);
+		for (r = 0; r < BENCH_NR_REGIMES; r++) {
+			struct bench_pool_config cfg;
 
-				c->cfg = cfg;
-				c->ok = !bench_replay(s->e[ei], &cfg, &s->w[wi], o->samples, &c->m);
-				if (!c->ok)
-					fprintf(stderr, "genalloc-compare: %s: cannot create a pool\n",
-						s->e[ei]->name);
-			}
+			if (!s->run[r])
+				continue;
+			cfg = config_for(o, &s->w[wi], (enum bench_regime)r);
+			if (s->w[wi].nr >= BIG_WORKLOAD)
+				fprintf(stderr, "genalloc-compare: %s (%zu/%zu): %zu events, %s regime, "
+					"%zu engines...\n", s->w[wi].name, wi + 1, s->nw, s->w[wi].nr,
+					name[r], s->ne);
+			for (ei = 0; ei < s->ne; ei++)
+				run_cell(bench_cell_at(s, (enum bench_regime)r, wi, ei), s->e[ei],
+					 &s->w[wi], cfg, o);
 		}
+		if (s->w[wi].nr >= BIG_WORKLOAD)
+			fprintf(stderr, "genalloc-compare: %s done in %.1f s\n", s->w[wi].name,
+				bench_now() - t0);
 	}
 }
 
@@ -408,7 +537,7 @@ static void release(struct bench_study *s)
 	size_t i;
 	int r;
 
-	for (r = 0; r < 2; r++) {
+	for (r = 0; r < BENCH_NR_REGIMES; r++) {
 		for (i = 0; s->cell[r] && i < s->nw * s->ne; i++)
 			bench_metrics_release(&s->cell[r][i].m);
 		free(s->cell[r]);
@@ -424,7 +553,8 @@ int main(int argc, char **argv)
 	struct options o = {
 		.traces = "bench/traces",
 		.out = "build/compare",
-		.regime = { 1, 1 },
+		.regime = { 1, 1, 1 },
+		.repeat = 5,
 		.gen = { .seed = 1, .ops = 100000, .target_live = 2 << 20, .max_size = 32768 },
 		.chunk = 256 << 10,
 		.samples = 200,
@@ -452,8 +582,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t wi = 0; wi < s.nw; wi++)
 		name_uniquely(&s, wi);
-	s.run[BENCH_GROWING] = o.regime[BENCH_GROWING];
-	s.run[BENCH_FIXED] = o.regime[BENCH_FIXED];
+	memcpy(s.run, o.regime, sizeof(s.run));
 	run_all(&s, &o);
 	if (!o.quiet)
 		bench_report_table(stdout, &s);

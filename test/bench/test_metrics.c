@@ -172,6 +172,62 @@ START_TEST(compat_growing_by_hand)
 }
 END_TEST
 
+/*
+ * The arena regime: the hand case, then free A, free C and F = 160.
+ *
+ *   buddy (256-byte chunks laid out from one base, in order): A takes C1
+ *   [0,256), B and C split C2 [256,512) at 256 and 320, D takes C3 [512,768):
+ *   high water 768 with 388 live, 640 granted; E reuses 256; F takes the
+ *   freed C1.  #4 = #3 = 380/388, internal 252/388, external 128/388.
+ *   ff8 (one range): A [0,136) B [136,200) C [200,256) D [256,392); E in B's
+ *   hole [136,176); F fits no hole ([0,136), [176,256)) and goes to
+ *   [392,552): high water 552 with E+D+F = 336 live, all granted exactly.
+ *   #4 = (552-388)/388, #3 = 216/336, internal 0, external 216/336.
+ */
+static void arena_case(struct bench_workload *w)
+{
+	hand_case(w);
+	bench_workload_push(w, BENCH_FREE, 0, 136);
+	bench_workload_push(w, BENCH_FREE, 2, 56);
+	bench_workload_push(w, BENCH_ALLOC, 5, 160);
+	w->nr_ids = 6;
+}
+
+static const struct bench_pool_config arena = {
+	.regime = BENCH_ARENA, .chunk_size = 256, .capacity = 4096, .fake = 1,
+};
+
+START_TEST(arena_by_hand)
+{
+	struct bench_workload w;
+	struct bench_metrics b, f;
+
+	arena_case(&w);
+	ck_assert_int_eq(bench_replay(need("buddy"), &arena, &w, w.nr, &b), 0);
+	ck_assert_int_eq(bench_replay(need("ff8"), &arena, &w, w.nr, &f), 0);
+	bench_workload_release(&w);
+	ck_assert_uint_eq(b.high_water, 768);
+	ck_assert_uint_eq(b.peak_live, 388);
+	ck_assert_uint_eq(b.live_at_hw, 388);
+	ck_assert_uint_eq(b.granted_at_hw, 640);
+	ck_assert_double_eq_tol(bench_frag4(&b), 380.0 / 388, EPS);
+	ck_assert_double_eq_tol(bench_frag3(&b), 380.0 / 388, EPS);
+	ck_assert_double_eq_tol(bench_frag3_internal(&b), 252.0 / 388, EPS);
+	ck_assert_double_eq_tol(bench_frag3_external(&b), 128.0 / 388, EPS);
+	ck_assert_uint_eq(f.high_water, 552);
+	ck_assert_uint_eq(f.peak_live, 388);
+	ck_assert_uint_eq(f.live_at_hw, 336);
+	ck_assert_uint_eq(f.granted_at_hw, 336);
+	ck_assert_double_eq_tol(bench_frag4(&f), 164.0 / 388, EPS);
+	ck_assert_double_eq_tol(bench_frag3(&f), 216.0 / 336, EPS);
+	ck_assert_double_eq_tol(bench_frag3_internal(&f), 0.0, EPS);
+	ck_assert_double_eq_tol(bench_frag3_external(&f), 216.0 / 336, EPS);
+	ck_assert_uint_eq(b.failed + f.failed, 0);
+	bench_metrics_release(&b);
+	bench_metrics_release(&f);
+}
+END_TEST
+
 START_TEST(fixed_by_hand)
 {
 	struct bench_metrics b, f;
@@ -330,6 +386,7 @@ Suite *bench_metrics_suite(void)
 	tcase_add_test(tc, ff8_growing_by_hand);
 	tcase_add_test(tc, compat_growing_by_hand);
 	tcase_add_test(tc, fixed_by_hand);
+	tcase_add_test(tc, arena_by_hand);
 	tcase_add_test(tc, placement_by_hand);
 	tcase_add_test(tc, granted_matches_engine_accounting);
 	suite_add_tcase(s, tc);
