@@ -13,3 +13,13 @@ $(B)/test/bench/core/%.o: bench/%.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 TEST_OBJS += $(BENCH_TEST_OBJS)
+
+# genalloc-compare run as a user would (test/bench/compare_cli.sh), in the
+# plain variants only: its traces and gzip pipes add nothing under the
+# sanitizers, and LD_PRELOAD tests would not mix with them.
+ifneq ($(filter release debug,$(VARIANT)),)
+.PHONY: check-compare-cli
+check-compare-cli: $(BENCH_COMPARE)
+	sh test/bench/compare_cli.sh $(BENCH_COMPARE)
+check-run: check-compare-cli
+endif
