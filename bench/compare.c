@@ -9,6 +9,8 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <glob.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,7 @@ struct options {
 	const char *out;
 	int regime[BENCH_NR_REGIMES];
 	size_t repeat;
+	size_t jobs;
 	struct bench_gen_params gen;
 	size_t chunk;
 	size_t capacity;
@@ -60,9 +63,12 @@ static void usage(FILE *f)
 "                        are against the first\n"
 "  -r, --regime LIST     comma-separated: arena, growing, fixed; 'all' (the\n"
 "                        default) or 'both' (growing and fixed)\n"
-"  -R, --repeat N        timed replays per cell, the median reported with\n"
-"                        its range (default 5; fewer for workloads of over\n"
-"                        400K events, so that each cell replays about 2M)\n"
+"  -R, --repeat N        timed runs per cell, the median reported with its\n"
+"                        range (default 5; fewer for workloads of over 400K\n"
+"                        events, so that each cell replays about 2M)\n"
+"  -j, --jobs N          cells replayed at once, one thread each (default:\n"
+"                        the processors online, at most 64); -j 1 for times\n"
+"                        that no other replay disturbs\n"
 "  -s, --seed N          generator seed (default 1)\n"
 "  -n, --ops N           events per generated workload (default 100000)\n"
 "  -l, --live SIZE       live bytes the generators steer to (default 2M)\n"
@@ -166,6 +172,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "engines", required_argument, NULL, 'e' },
 		{ "regime", required_argument, NULL, 'r' },
 		{ "repeat", required_argument, NULL, 'R' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "ops", required_argument, NULL, 'n' },
 		{ "live", required_argument, NULL, 'l' },
@@ -184,7 +191,7 @@ static int parse(int argc, char **argv, struct options *o)
 	int c;
 	size_t v;
 
-	while ((c = getopt_long(argc, argv, "w:e:r:R:s:n:l:c:C:t:o:S:PLD:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "w:e:r:R:j:s:n:l:c:C:t:o:S:PLD:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'w': o->workloads = optarg; break;
 		case 'e': o->engines = optarg; break;
@@ -195,6 +202,12 @@ static int parse(int argc, char **argv, struct options *o)
 		case 'R':
 			if (bench_parse_count(optarg, 1, 1000, &o->repeat)) {
 				fprintf(stderr, "genalloc-compare: --repeat takes 1 to 1000\n");
+				return -1;
+			}
+			break;
+		case 'j':
+			if (bench_parse_count(optarg, 1, 64, &o->jobs)) {
+				fprintf(stderr, "genalloc-compare: --jobs takes 1 to 64\n");
 				return -1;
 			}
 			break;
@@ -457,14 +470,28 @@ static void spread(double *v, size_t n, size_t calls, struct bench_spread *out)
 	out->runs = n;
 }
 
-/* Timed replays, after the one that measured memory. */
+/*
+ * Timed replays, after the one that measured memory.  That one is a run of
+ * its own when nothing was refused (its times are of successful calls
+ * only); otherwise every run is a replay that times refusals apart.  Long
+ * workloads get fewer replays: about REPLAY_BUDGET events a cell.
+ */
 static void time_cell(struct bench_cell *c, const struct bench_engine *e,
 		      const struct bench_workload *w, size_t repeat)
 {
-	double ok[1000], fail[1000];
-	size_t k, n = 0;
+	double ok[1001], fail[1001];
+	size_t k, n = 0, extra = repeat;
 
-	for (k = 0; k < repeat; k++)
+	if (!c->m.failed) {
+		ok[n] = c->m.seconds;
+		fail[n++] = 0;
+		extra--;
+	}
+	if (w->nr * extra > REPLAY_BUDGET)
+		extra = REPLAY_BUDGET / (w->nr ? w->nr : 1);
+	if (!n && !extra)
+		extra = 1;
+	for (k = 0; k < extra; k++)
 		if (!bench_replay_time(e, &c->cfg, w, &c->m, &ok[n], &fail[n]))
 			n++;
 	spread(ok, n, c->m.allocs + c->m.frees, &c->ok_ns);
@@ -475,8 +502,6 @@ static void run_cell(struct bench_cell *c, const struct bench_engine *e,
 		     const struct bench_workload *w, struct bench_pool_config cfg,
 		     const struct options *o)
 {
-	size_t repeat = o->repeat;
-
 	for (;;) {
 		c->ok = !bench_replay(e, &cfg, w, o->samples, &c->m);
 		/* An arena is sized never to fill; if one did, double it. */
@@ -490,46 +515,77 @@ static void run_cell(struct bench_cell *c, const struct bench_engine *e,
 		fprintf(stderr, "genalloc-compare: %s: cannot create a pool\n", e->name);
 		return;
 	}
-	/* Long workloads: fewer replays, about REPLAY_BUDGET events a cell. */
-	if (w->nr * repeat > REPLAY_BUDGET)
-		repeat = REPLAY_BUDGET / w->nr > 1 ? REPLAY_BUDGET / w->nr : 1;
-	time_cell(c, e, w, repeat);
+	time_cell(c, e, w, o->repeat);
+}
+
+/*
+ * The cells are independent (a pool each), so --jobs threads take them in
+ * turn, workload by workload; each cell is written by the thread that ran
+ * it alone.
+ */
+struct runner {
+	struct bench_study *s;
+	const struct options *o;
+	struct bench_pool_config *cfg;	/* per regime and workload */
+	atomic_size_t next;
+	pthread_mutex_t say;
+	double t0;
+};
+
+static void *run_cells(void *arg)
+{
+	static const char *const name[BENCH_NR_REGIMES] = { "growing", "fixed", "arena" };
+	struct runner *ru = arg;
+	struct bench_study *s = ru->s;
+	size_t per_w = BENCH_NR_REGIMES * s->ne, i;
+
+	while ((i = atomic_fetch_add(&ru->next, 1)) < s->nw * per_w) {
+		size_t wi = i / per_w, r = i % per_w / s->ne, ei = i % s->ne;
+
+		if (!s->run[r])
+			continue;
+		if (ei == 0 && s->w[wi].nr >= BIG_WORKLOAD) {
+			pthread_mutex_lock(&ru->say);
+			fprintf(stderr, "genalloc-compare: %5.1f s: %s (%zu/%zu), %zu events, %s "
+				"regime, %zu engines\n", bench_now() - ru->t0, s->w[wi].name,
+				wi + 1, s->nw, s->w[wi].nr, name[r], s->ne);
+			pthread_mutex_unlock(&ru->say);
+		}
+		run_cell(bench_cell_at(s, (enum bench_regime)r, wi, ei), s->e[ei], &s->w[wi],
+			 ru->cfg[r * s->nw + wi], ru->o);
+	}
+	return NULL;
 }
 
 static void run_all(struct bench_study *s, const struct options *o)
 {
-	static const char *const name[BENCH_NR_REGIMES] = { "growing", "fixed", "arena" };
-	size_t wi, ei;
+	struct runner ru = { .s = s, .o = o, .t0 = bench_now() };
+	pthread_t tid[64];
+	size_t wi, j, started = 0;
 	int r;
 
+	ru.cfg = calloc(BENCH_NR_REGIMES * s->nw, sizeof(*ru.cfg));
+	if (!ru.cfg)
+		abort();
+	atomic_init(&ru.next, 0);
+	pthread_mutex_init(&ru.say, NULL);
 	for (r = 0; r < BENCH_NR_REGIMES; r++) {
 		if (!s->run[r])
 			continue;
 		s->cell[r] = calloc(s->nw * s->ne, sizeof(*s->cell[r]));
 		if (!s->cell[r])
 			abort();
+		for (wi = 0; wi < s->nw; wi++)
+			ru.cfg[(size_t)r * s->nw + wi] = config_for(o, &s->w[wi], (enum bench_regime)r);
 	}
-	for (wi = 0; wi < s->nw; wi++) {
-		double t0 = bench_now();
-
-		for (r = 0; r < BENCH_NR_REGIMES; r++) {
-			struct bench_pool_config cfg;
-
-			if (!s->run[r])
-				continue;
-			cfg = config_for(o, &s->w[wi], (enum bench_regime)r);
-			if (s->w[wi].nr >= BIG_WORKLOAD)
-				fprintf(stderr, "genalloc-compare: %s (%zu/%zu): %zu events, %s regime, "
-					"%zu engines...\n", s->w[wi].name, wi + 1, s->nw, s->w[wi].nr,
-					name[r], s->ne);
-			for (ei = 0; ei < s->ne; ei++)
-				run_cell(bench_cell_at(s, (enum bench_regime)r, wi, ei), s->e[ei],
-					 &s->w[wi], cfg, o);
-		}
-		if (s->w[wi].nr >= BIG_WORKLOAD)
-			fprintf(stderr, "genalloc-compare: %s done in %.1f s\n", s->w[wi].name,
-				bench_now() - t0);
-	}
+	for (j = 1; j < o->jobs; j++)
+		if (!pthread_create(&tid[started], NULL, run_cells, &ru))
+			started++;
+	run_cells(&ru);
+	for (j = 0; j < started; j++)
+		pthread_join(tid[j], NULL);
+	pthread_mutex_destroy(&ru.say);
+	free(ru.cfg);
 }
 
 static void release(struct bench_study *s)
@@ -571,6 +627,11 @@ int main(int argc, char **argv)
 	for (int i = 0; i < argc && len < sizeof(rerun); i++)
 		len += (size_t)snprintf(rerun + len, sizeof(rerun) - len, "%s%s",
 					i ? " " : "", argv[i]);
+	{
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		o.jobs = cpus < 1 ? 1 : cpus > 64 ? 64 : (size_t)cpus;
+	}
 	if (parse(argc, argv, &o))
 		return 2;
 	if (o.gen.max_size > o.chunk)
@@ -583,6 +644,8 @@ int main(int argc, char **argv)
 	for (size_t wi = 0; wi < s.nw; wi++)
 		name_uniquely(&s, wi);
 	memcpy(s.run, o.regime, sizeof(s.run));
+	s.repeat = o.repeat;
+	s.jobs = o.jobs;
 	run_all(&s, &o);
 	if (!o.quiet)
 		bench_report_table(stdout, &s);

@@ -48,7 +48,7 @@ static int write_summary_csv(const struct bench_study *s, const char *dir,
 	f = open_in(dir, name);
 	if (!f)
 		return -1;
-	fprintf(f, "workload,engine,engine_label,chunk_size,capacity,allocs,frees,refused,"
+	fprintf(f, "workload,engine,chunk_size,capacity,allocs,frees,refused,"
 		   "skipped,skipped_bytes,peak_live,footprint,fragmentation,internal_frag,"
 		   "granted_at_peak,high_water,frag4,frag3,frag3_internal,frag3_external,"
 		   "ext_frag_mean,ext_frag_max,occupancy,live_at_first_refusal,metadata,"
@@ -58,11 +58,10 @@ static int write_summary_csv(const struct bench_study *s, const char *dir,
 			const struct bench_cell *c = bench_cell_at(s, r, wi, ei);
 			const struct bench_metrics *m = &c->m;
 
-			fprintf(f, "%s,%s,\"%s\",%zu,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%.6f,%.6f,"
+			fprintf(f, "%s,%s,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%.6f,%.6f,"
 				   "%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,"
 				   "%.2f,%.2f,%.2f,%.2f,%zu\n",
-				s->w[wi].name, s->e[ei]->name, bench_engine_label(s->e[ei]),
-				c->cfg.chunk_size, c->cfg.capacity, m->allocs, m->frees, m->failed,
+				s->w[wi].name, s->e[ei]->name, c->cfg.chunk_size, c->cfg.capacity, m->allocs, m->frees, m->failed,
 				m->skipped, m->skipped_bytes, m->peak_live, m->peak_obtained,
 				bench_fragmentation(m), bench_internal_frag(m), m->granted_at_peak,
 				m->high_water, bench_frag4(m), bench_frag3(m),
@@ -120,7 +119,7 @@ static double bar_value(const struct bench_study *s, enum bench_regime r, size_t
 	}
 }
 
-/* A bar chart's data: a row per workload, a column per engine (its label). */
+/* A bar chart's data: a row per workload, a column per engine. */
 static int write_bars_csv(const struct bench_study *s, const char *dir,
 			  const char *name, enum bench_regime r)
 {
@@ -131,7 +130,7 @@ static int write_bars_csv(const struct bench_study *s, const char *dir,
 		return -1;
 	fprintf(f, "workload");
 	for (ei = 0; ei < s->ne; ei++)
-		fprintf(f, ",\"%s\"", bench_engine_label(s->e[ei]));
+		fprintf(f, ",%s", s->e[ei]->name);
 	fprintf(f, "\n");
 	for (wi = 0; wi < s->nw; wi++) {
 		fprintf(f, "%s", s->w[wi].name);

@@ -311,13 +311,15 @@ void bench_report_table(FILE *f, const struct bench_study *s)
 	bench_verdict(s, verdict, sizeof(verdict));
 	fprintf(f, "VERDICT\n");
 	paragraph(f, verdict);
+	fprintf(f, "\nTimes are this machine's: ns per call, the median of up to %zu runs per "
+		   "cell (fewer\non long workloads) with [least-most], %zu cell%s replayed at "
+		   "once.\n", s->repeat, s->jobs, s->jobs > 1 ? "s" : "");
 	if (s->run[BENCH_ARENA]) {
 		c0 = bench_cell_at(s, BENCH_ARENA, 0, 0);
 		fprintf(f, "\nARENA, the allocator literature's setting: each engine manages one region "
 			   "that never fills;\nthe 2005 engines get it as %zu KiB chunks laid out from "
 			   "one base and handed out in\norder by get_new_chunk, the bitmap engines as "
-			   "one range.  Times: median of up to %zu\ntimed replays.\n",
-			c0->cfg.chunk_size >> 10, c0->ok_ns.runs);
+			   "one range.\n", c0->cfg.chunk_size >> 10);
 		header(f, s, " peak live high water     #4     #3  internal  external mem/ref  ns/call");
 		table(f, s, BENCH_ARENA, arena_row);
 	}

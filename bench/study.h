@@ -41,10 +41,13 @@ struct bench_cell {
  * @run:          which regimes ran (indexed by enum bench_regime)
  * @cell:         per regime, @nw * @ne cells, workload-major
  * @refused:      traces that could not be read (reported, left out)
+ * @repeat:       timed runs asked per cell
+ * @jobs:         cells replayed at once (the times' conditions)
  */
 struct bench_study {
 	size_t nw, ne;
 	size_t refused;
+	size_t repeat, jobs;
 	struct bench_workload *w;
 	const struct bench_engine **e;
 	int run[BENCH_NR_REGIMES];

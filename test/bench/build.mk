@@ -14,12 +14,19 @@ $(B)/test/bench/core/%.o: bench/%.c
 
 TEST_OBJS += $(BENCH_TEST_OBJS)
 
-# genalloc-compare run as a user would (test/bench/compare_cli.sh), in the
-# plain variants only: its traces and gzip pipes add nothing under the
-# sanitizers, and LD_PRELOAD tests would not mix with them.
+# genalloc-compare run as a user would (test/bench/compare_cli.sh) and the
+# tracer recording a known program (test/bench/tracer_cli.sh), in the plain
+# variants only: a preloaded tracer does not mix with the sanitizers'
+# runtimes, and the rest adds nothing under them.
+TRACEE := $(B)/test/bench/tracee
+$(TRACEE): test/bench/tracee/main.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
 ifneq ($(filter release debug,$(VARIANT)),)
 .PHONY: check-compare-cli
-check-compare-cli: $(BENCH_COMPARE)
+check-compare-cli: $(BENCH_COMPARE) $(BENCH_TRACER) $(TRACEE)
 	sh test/bench/compare_cli.sh $(BENCH_COMPARE)
+	sh test/bench/tracer_cli.sh $(BENCH_TRACER) $(TRACEE) $(BENCH_COMPARE)
 check-run: check-compare-cli
 endif
