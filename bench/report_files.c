@@ -191,7 +191,7 @@ static void gp_bars(FILE *f, const struct bench_study *s, const char *base,
 		"'engine (by family)'\nset grid ytics\nset style data histograms\n"
 		"set style histogram clustered gap 2\nset style fill solid 1.0 border -1\n"
 		"set boxwidth 0.95\nset xtics rotate by -30 nomirror\nset yrange [0:*]\n"
-		"plot ", title, ylabel);
+		"set xrange [0.4:*]\nplot ", title, ylabel);
 	for (ei = 0; ei < s->ne && len < sizeof(body); ei++)
 		len += (size_t)snprintf(body + len, sizeof(body) - len,
 			"%s'%s.csv' using %zu:xtic(1) title '%s' lc rgb '%s'",
