@@ -7,8 +7,12 @@
  *   series-REGIME-WORKLOAD.csv   external fragmentation over time, a column
  *                                per engine (same sampling points for all)
  *   footprint.csv, occupancy.csv the bar charts' data
- *   plots.gp, *.svg              the gnuplot script and what it draws
- *   index.html                   the tables and the plots on one page
+ *   plots.gp, *.png, *.svg       the gnuplot script and what it draws
+ *   index.html                   the verdict, the plots and the tables
+ *
+ * A further view of the same run (a map of each pool at its peak, say)
+ * gets a writer of its own here, called from bench_report_files(), and a
+ * section in write_html() after the plots; nothing else needs to change.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -239,6 +239,10 @@ static void table(FILE *f, const struct bench_study *s, enum bench_regime r,
 		}
 		skipped_note(f, s, r, wi);
 	}
+	for (wi = 0, ei = 0; wi < s->nw; wi++)
+		ei += bench_cell_at(s, r, wi, 0)->m.skipped;
+	if (!ei)
+		fprintf(f, "(no request was larger than a chunk: none skipped)\n");
 	fprintf(f, "Columns (ratios against %s):\n", bench_engine_label(s->e[0]));
 	legend(f, r);
 }
