@@ -102,23 +102,41 @@ static void free_all(struct bench_pool *p, const struct bench_workload *w,
 	}
 }
 
+/* A fresh pool and an empty address table for @w; -1 if either fails. */
+static int start(const struct bench_engine *e, const struct bench_pool_config *cfg,
+		 const struct bench_workload *w, struct bench_pool **p, unsigned long **addr)
+{
+	*p = e->create(e, cfg);
+	if (!*p)
+		return -1;
+	*addr = calloc(w->nr_ids ? w->nr_ids : 1, sizeof(**addr));
+	if (!*addr) {
+		e->destroy(*p);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every block still live freed, then the pool destroyed. */
+static void finish(struct bench_pool *p, const struct bench_workload *w, unsigned long *addr)
+{
+	free_all(p, w, addr);
+	free(addr);
+	p->engine->destroy(p);
+}
+
 int bench_replay(const struct bench_engine *e, const struct bench_pool_config *cfg,
 		 const struct bench_workload *w, size_t samples,
 		 struct bench_metrics *m)
 {
-	struct bench_pool *p = e->create(e, cfg);
+	struct bench_pool *p;
 	unsigned long *addr;
 	size_t every = samples && w->nr > samples ? w->nr / samples : 1;
 	size_t i = 0;
 
 	bench_metrics_init(m, cfg->regime == BENCH_FIXED ? cfg->capacity : 0);
-	if (!p)
+	if (start(e, cfg, w, &p, &addr))
 		return -1;
-	addr = calloc(w->nr_ids ? w->nr_ids : 1, sizeof(*addr));
-	if (!addr) {
-		e->destroy(p);
-		return -1;
-	}
 	sample(p, m, 0);
 	while (i < w->nr) {
 		size_t end = i + every < w->nr ? i + every : w->nr;
@@ -135,9 +153,7 @@ int bench_replay(const struct bench_engine *e, const struct bench_pool_config *c
 		sample(p, m, i);
 	}
 	m->timed_ops = m->allocs + m->frees + m->failed;
-	free_all(p, w, addr);
-	free(addr);
-	e->destroy(p);
+	finish(p, w, addr);
 	return 0;
 }
 
@@ -150,20 +166,15 @@ int bench_replay_time(const struct bench_engine *e, const struct bench_pool_conf
 		      const struct bench_workload *w, const struct bench_metrics *first,
 		      double *ok_seconds, double *fail_seconds)
 {
-	struct bench_pool *p = e->create(e, cfg);
 	const unsigned char *fails = first->fail_map;
+	struct bench_pool *p;
 	struct bench_metrics m;
 	unsigned long *addr;
 	size_t i = 0;
 
 	*ok_seconds = *fail_seconds = 0;
-	if (!p)
+	if (start(e, cfg, w, &p, &addr))
 		return -1;
-	addr = calloc(w->nr_ids ? w->nr_ids : 1, sizeof(*addr));
-	if (!addr) {
-		e->destroy(p);
-		return -1;
-	}
 	bench_metrics_init(&m, first->capacity);
 	while (i < w->nr) {
 		size_t end = i;
@@ -182,9 +193,7 @@ int bench_replay_time(const struct bench_engine *e, const struct bench_pool_conf
 			step(p, &w->ev[i], addr, &m);
 		*ok_seconds += bench_now() - t0;
 	}
-	free_all(p, w, addr);
-	free(addr);
-	e->destroy(p);
+	finish(p, w, addr);
 	bench_metrics_release(&m);
 	/* The same placement gives the same refusals; anything else is not comparable. */
 	return m.failed == first->failed && m.allocs == first->allocs ? 0 : -1;
