@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Each block escapes here, so that no compiler elides a malloc/free pair. */
+static void *volatile sink;
+
 int main(void)
 {
 	char *p = malloc(100), *q = malloc(5000), *c = calloc(10, 8), *r;
@@ -16,9 +19,12 @@ int main(void)
 		return 1;
 	memset(p, 1, 100);
 	memset(q, 2, 5000);
+	sink = c;
+	sink = q;
 	r = realloc(p, 300);
 	if (!r)
 		return 1;
+	sink = r;
 	free(q);
 	free(r);
 	free(c);
