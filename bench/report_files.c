@@ -207,19 +207,20 @@ static void gp_bars(FILE *f, const struct bench_study *s, const char *base,
 /* The time series' four lines: the families' colours, their brightest. */
 static const char *const series_colour[4] = { "#000000", "#E69F00", "#56B4E9", "#009E73" };
 
-/* Up to four engines for the time series: the first of each family. */
+/*
+ * Up to four engines for the time series: the buddy, compat, and the first
+ * fit and best fit that needed the least memory (growing, against engine 0).
+ */
 static size_t series_engines(const struct bench_study *s, size_t *pick)
 {
 	static const char *const fam[] = { "buddy", "compat", "first fit", "best fit" };
-	size_t k, ei, n = 0;
+	size_t k, n = 0;
 
 	for (k = 0; k < 4; k++) {
-		for (ei = 0; ei < s->ne; ei++) {
-			if (!strcmp(bench_engine_family(s->e[ei]), fam[k])) {
-				pick[n++] = ei;
-				break;
-			}
-		}
+		ptrdiff_t ei = bench_best_of(s, BENCH_GROWING, 0, fam[k]);
+
+		if (ei >= 0)
+			pick[n++] = (size_t)ei;
 	}
 	return n;
 }

@@ -75,9 +75,8 @@ static ptrdiff_t find(const struct bench_study *s, const char *name)
 	return -1;
 }
 
-/* The engine of @family needing the least memory against @ref, or -1. */
-static ptrdiff_t best_of(const struct bench_study *s, enum bench_regime r, size_t ref,
-			 const char *family)
+ptrdiff_t bench_best_of(const struct bench_study *s, enum bench_regime r, size_t ref,
+		       const char *family)
 {
 	ptrdiff_t best = -1;
 	double bv = 0.0;
@@ -148,8 +147,8 @@ size_t bench_verdict(const struct bench_study *s, char *buf, size_t n)
 		    "regime.");
 		return len;
 	}
-	ff = best_of(s, mem, (size_t)b, "first fit");
-	bf = best_of(s, mem, (size_t)b, "best fit");
+	ff = bench_best_of(s, mem, (size_t)b, "first fit");
+	bf = bench_best_of(s, mem, (size_t)b, "best fit");
 	PUT("Over %zu workload%s, averaged geometrically. ", s->nw, s->nw > 1 ? "s" : "");
 	if (ff >= 0)
 		len += one_engine(s, (size_t)ff, (size_t)b, mem, buf + len, len < n ? n - len : 0);

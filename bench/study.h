@@ -6,6 +6,7 @@
 #ifndef GENALLOC_BENCH_STUDY_H
 #define GENALLOC_BENCH_STUDY_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "engine.h"
@@ -79,6 +80,14 @@ double bench_cell_value(const struct bench_cell *c, enum bench_value v);
  */
 double bench_geo_ratio(const struct bench_study *s, enum bench_regime r, size_t ei,
 		       size_t ref, enum bench_value v);
+
+/**
+ * bench_best_of() - the engine of @family (bench_engine_family()) whose
+ * memory under @r is least against engine @ref's, as a geometric mean over
+ * the workloads; -1 if none of the family ran
+ */
+ptrdiff_t bench_best_of(const struct bench_study *s, enum bench_regime r, size_t ref,
+		       const char *family);
 
 /**
  * bench_verdict() - the answer in a few sentences, computed from @s, into
