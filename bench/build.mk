@@ -15,7 +15,7 @@ BENCH_CORE := chunks engines engine_2005 engine_legacy engine_compat engine_mode
 	trace metrics replay options
 BENCH_CORE_OBJS := $(BENCH_CORE:%=$(B)/bench/%.o)
 BENCH_COMPARE_OBJS := $(B)/bench/compare.o $(B)/bench/report_table.o \
-	$(B)/bench/report_files.o $(BENCH_CORE_OBJS)
+	$(B)/bench/report_verdict.o $(B)/bench/report_files.o $(BENCH_CORE_OBJS)
 BENCH_SPEED_OBJS := $(B)/bench/speed.o $(BENCH_CORE_OBJS)
 
 BENCH_COMPARE := $(B)/bench/genalloc-compare
@@ -57,9 +57,23 @@ BENCH_ISSUE_ENGINES := ff8,kff8,bf8,kbf8,ffo8,kffo8,ffa8,kffa8,tlsfi8,tlsf8,budd
 .PHONY: compare bench bench-instr bench-programs help-bench
 bench-programs: $(BENCH_COMPARE) $(BENCH_SPEED) $(BENCH_ORDER) $(BENCH_TRACER)
 
+# TRACE=a.trace[.gz],b.trace replays those traces instead of the built-in
+# workloads (add "generators,traces" to the list to keep them too).
+TRACE ?=
+# A variable given on the command line that no rule reads is most likely a
+# typo (TRACES=, COMPARE_ARG=): say so rather than run the default set.
+COMPARE_VARS := TRACE COMPARE_ARGS BENCH_ARGS BENCH_FULL INSTR_ARGS CC CFLAGS CPPFLAGS \
+	LDFLAGS VARIANT SUITE CK_TIMEOUT TEST_WRAPPER PREFIX DESTDIR LIBDIR INCLUDEDIR \
+	PKGCONFIGDIR CXX FUZZ_SECONDS SOAK_SECONDS
+ifneq ($(filter compare,$(MAKECMDGOALS)),)
+$(foreach v,$(filter-out $(COMPARE_VARS),$(foreach v,$(.VARIABLES),\
+	$(if $(filter command line,$(origin $(v))),$(v)))),\
+	$(warning make compare: $(v) is not a variable make compare reads (TRACE=, COMPARE_ARGS=)))
+endif
+
 compare: deps-gnuplot
 	@$(MAKE) --no-print-directory VARIANT=release bench-programs
-	$(BENCH_RELEASE)/genalloc-compare $(COMPARE_ARGS)
+	$(BENCH_RELEASE)/genalloc-compare $(if $(TRACE),-w '$(TRACE)') $(COMPARE_ARGS)
 
 bench: deps-gnuplot
 	@$(MAKE) --no-print-directory VARIANT=release bench-programs
@@ -84,9 +98,11 @@ bench-instr: deps-valgrind
 help: help-bench
 help-bench:
 	@echo 'Bench (bench/):'
-	@echo '  compare         every workload through every engine, both regimes: table on'
-	@echo '                  stdout, CSV + plots + index.html in build/compare/ (installs gnuplot)'
-	@echo '                  COMPARE_ARGS="..." passes options (see genalloc-compare --help)'
+	@echo '  compare         every workload through every engine, three regimes: verdict and'
+	@echo '                  tables on stdout, CSV + plots + index.html in build/compare/'
+	@echo '                  (installs gnuplot); TRACE=a.trace[.gz],b.trace replays your'
+	@echo '                  traces instead of the built-ins; COMPARE_ARGS="..." passes'
+	@echo '                  options (see genalloc-compare --help)'
 	@echo '  bench           alloc+free speed against pool size (1M..1G), occupancy, threads,'
 	@echo '                  64M as 1000 chunks, gen_pool_fixed_alloc at random offsets,'
 	@echo '                  fixed 64 B and 16 B-64 KiB requests, each with the harness'

@@ -19,6 +19,8 @@
 enum bench_regime {
 	BENCH_GROWING,	/* fixed-size chunks on demand; measure what it took */
 	BENCH_FIXED,	/* one pool of a given capacity; measure how full it got */
+	BENCH_ARENA,	/* one region never filled; measure the highest byte used */
+	BENCH_NR_REGIMES
 };
 
 /**
@@ -26,7 +28,13 @@ enum bench_regime {
  * @regime:     growing or fixed
  * @chunk_size: bytes per chunk obtained through the callback (power of two)
  * @capacity:   fixed regime: the pool's bytes (a multiple of @chunk_size);
- *              growing regime: the most the memory source will give
+ *              growing regime: the most the memory source will give;
+ *              arena regime: the region's bytes.  The 2005 API caps a
+ *              chunk at 2^(PAGE_SHIFT + 10) bytes, so its engines get the
+ *              region as chunks of @chunk_size laid out from one base and
+ *              handed out in order by get_new_chunk; the modern engines get
+ *              it as one range.  Either way the highest byte handed out is
+ *              measured from the same base.
  * @fake:       the engine may use addresses with no memory behind them
  *              (only engines that never touch the managed memory honour it)
  * @nr_chunks:  fixed regime, modern engines only: hand the capacity over as
@@ -160,6 +168,19 @@ extern const struct bench_engine bench_engine_noop;
  * Return: how many engines there are (may exceed @max).
  */
 size_t bench_engine_list(const struct bench_engine **out, size_t max);
+
+/**
+ * bench_engine_label() - what the engine is, in words: "buddy 2005",
+ * "2005 API on bitmap", "bitmap first fit, 8 B"...; its name if it has no
+ * such label.  The string stays valid for the next three calls.
+ */
+const char *bench_engine_label(const struct bench_engine *e);
+
+/**
+ * bench_engine_family() - the family the plots group it in: "buddy",
+ * "compat", "first fit", "best fit", "order-aligned" (or its adapter's)
+ */
+const char *bench_engine_family(const struct bench_engine *e);
 
 /** bench_engine_find() - the engine called @name, or NULL */
 const struct bench_engine *bench_engine_find(const char *name);

@@ -78,7 +78,7 @@ static struct bench_pool *modern_create(const struct bench_engine *e,
 	if (cfg->regime == BENCH_FIXED && cfg->nr_chunks > 1) {
 		if (add_chunks(p, gp))
 			goto fail_pool;
-	} else if (cfg->regime == BENCH_FIXED) {
+	} else if (cfg->regime != BENCH_GROWING) {
 		/* One range of the whole capacity, as a fixed device window. */
 		p->chunks.obtained = cfg->capacity;
 		if (gen_pool_add(gp, p->chunks.base, cfg->capacity, -1))
@@ -100,7 +100,7 @@ static unsigned long modern_alloc(struct bench_pool *p, size_t size)
 	unsigned long addr = gen_pool_alloc(gp, size);
 	unsigned long chunk;
 
-	if (addr || p->cfg.regime == BENCH_FIXED || size > p->cfg.chunk_size)
+	if (addr || p->cfg.regime != BENCH_GROWING || size > p->cfg.chunk_size)
 		return addr;
 	chunk = bench_chunks_get(&p->chunks);
 	if (!chunk || gen_pool_add(gp, chunk, p->cfg.chunk_size, -1))

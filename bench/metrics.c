@@ -28,6 +28,15 @@ void bench_metrics_alloc(struct bench_metrics *m, size_t req, size_t granted)
 	}
 }
 
+void bench_metrics_reach(struct bench_metrics *m, size_t top)
+{
+	if (top > m->high_water) {
+		m->high_water = top;
+		m->live_at_hw = m->live;
+		m->granted_at_hw = m->live_granted;
+	}
+}
+
 void bench_metrics_fail(struct bench_metrics *m, size_t req)
 {
 	(void)req;
@@ -98,6 +107,32 @@ double bench_internal_frag(const struct bench_metrics *m)
 	return ((double)m->granted_at_peak - (double)m->peak_live) / (double)m->peak_live;
 }
 
+/* (@a - @b) / @b, 0 when @b is 0 */
+static double over(size_t a, size_t b)
+{
+	return b ? ((double)a - (double)b) / (double)b : 0.0;
+}
+
+double bench_frag4(const struct bench_metrics *m)
+{
+	return over(m->high_water, m->peak_live);
+}
+
+double bench_frag3(const struct bench_metrics *m)
+{
+	return over(m->high_water, m->live_at_hw);
+}
+
+double bench_frag3_internal(const struct bench_metrics *m)
+{
+	return over(m->granted_at_hw, m->live_at_hw);
+}
+
+double bench_frag3_external(const struct bench_metrics *m)
+{
+	return bench_frag3(m) - bench_frag3_internal(m);
+}
+
 double bench_occupancy(const struct bench_metrics *m)
 {
 	if (!m->capacity)
@@ -119,6 +154,8 @@ double bench_ns_per_op(const struct bench_metrics *m)
 void bench_metrics_release(struct bench_metrics *m)
 {
 	free(m->series);
+	free(m->fail_map);
+	m->fail_map = NULL;
 	m->series = NULL;
 	m->nr_series = m->cap_series = 0;
 }

@@ -17,6 +17,17 @@
  * occupancy       fixed regime: live bytes requested when the first request
  *                 failed, over the capacity (peak live over capacity if
  *                 nothing failed)
+ *
+ * Arena regime (one region that never fills, Johnstone and Wilson's and the
+ * TLSF papers' setting):
+ *
+ * high water      the highest byte ever handed out (block end - region base)
+ * frag4           measure #4: (high water - peak live) / peak live
+ * frag3           measure #3: (high water - live) / live, live taken when
+ *                 the high-water mark was last raised
+ * frag3 internal  bytes granted beyond those requested at that moment, / live
+ * frag3 external  the rest: (high water - granted) / live, memory below the
+ *                 mark that no block held
  */
 #ifndef GENALLOC_BENCH_METRICS_H
 #define GENALLOC_BENCH_METRICS_H
@@ -46,6 +57,7 @@ struct bench_metrics {
 	size_t live, peak_live;
 	size_t live_granted, granted_at_peak;
 	size_t peak_obtained;
+	size_t high_water, live_at_hw, granted_at_hw;
 	size_t metadata;	/* the most seen in a snapshot */
 	int failed_once;
 	size_t live_at_failure, granted_at_failure;
@@ -55,6 +67,8 @@ struct bench_metrics {
 	size_t nr_series, cap_series;
 	double seconds;		/* time inside alloc and free calls */
 	size_t timed_ops;
+	size_t skipped_bytes;	/* bytes of the requests skipped */
+	unsigned char *fail_map; /* per event, 1 if it failed; NULL if none did */
 };
 
 /** bench_metrics_init() - start from zero; @capacity is 0 when growing */
@@ -62,6 +76,14 @@ void bench_metrics_init(struct bench_metrics *m, size_t capacity);
 
 /** bench_metrics_alloc() - a request of @req bytes got @granted */
 void bench_metrics_alloc(struct bench_metrics *m, size_t req, size_t granted);
+
+/**
+ * bench_metrics_reach() - a block was handed out that ends @top bytes above
+ * the region's base (arena regime): raises the high-water mark if it is
+ * higher, noting live and granted bytes at that moment.  Call it after
+ * bench_metrics_alloc() for the same block.
+ */
+void bench_metrics_reach(struct bench_metrics *m, size_t top);
 
 /** bench_metrics_fail() - a request of @req bytes failed */
 void bench_metrics_fail(struct bench_metrics *m, size_t req);
@@ -86,6 +108,18 @@ double bench_fragmentation(const struct bench_metrics *m);
 
 /** bench_internal_frag() - granted beyond requested at peak, / peak live */
 double bench_internal_frag(const struct bench_metrics *m);
+
+/** bench_frag4() - arena: (high water - peak live) / peak live; 0 if no live */
+double bench_frag4(const struct bench_metrics *m);
+
+/** bench_frag3() - arena: (high water - live then) / live then */
+double bench_frag3(const struct bench_metrics *m);
+
+/** bench_frag3_internal() - arena: (granted - live) / live, at the mark */
+double bench_frag3_internal(const struct bench_metrics *m);
+
+/** bench_frag3_external() - arena: (high water - granted) / live, at the mark */
+double bench_frag3_external(const struct bench_metrics *m);
 
 /** bench_occupancy() - fixed regime: live at first failure / capacity */
 double bench_occupancy(const struct bench_metrics *m);

@@ -3,6 +3,7 @@
  * bench/replay.c - replay a workload through an engine, measuring as it
  * goes.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -18,9 +19,16 @@ double bench_now(void)
 
 size_t bench_workload_peak_live(const struct bench_workload *w)
 {
+	return bench_workload_peak_live_upto(w, SIZE_MAX);
+}
+
+size_t bench_workload_peak_live_upto(const struct bench_workload *w, size_t limit)
+{
 	size_t i, live = 0, peak = 0;
 
 	for (i = 0; i < w->nr; i++) {
+		if (w->ev[i].size > limit)
+			continue;
 		if (w->ev[i].op == BENCH_ALLOC)
 			live += w->ev[i].size;
 		else
@@ -37,6 +45,15 @@ static void sample(struct bench_pool *p, struct bench_metrics *m, size_t t)
 
 	p->engine->stats(p, &st);
 	bench_metrics_sample(m, t, &st);
+}
+
+/* Note that event @i failed, for the timed replays (bench_replay_time()). */
+static void mark_failed(struct bench_metrics *m, size_t i, size_t nr)
+{
+	if (!m->fail_map)
+		m->fail_map = calloc(nr, 1);
+	if (m->fail_map)
+		m->fail_map[i] = 1;
 }
 
 /* One event; the caller times it. */
@@ -56,12 +73,16 @@ static void step(struct bench_pool *p, const struct bench_event *ev,
 	}
 	if (size > p->cfg.chunk_size) {
 		m->skipped++;
+		m->skipped_bytes += size;
 		return;
 	}
 	addr[ev->id] = e->alloc(p, size);
-	if (addr[ev->id])
-		bench_metrics_alloc(m, size, e->granted(p, size));
-	else
+	if (addr[ev->id]) {
+		size_t granted = e->granted(p, size);
+
+		bench_metrics_alloc(m, size, granted);
+		bench_metrics_reach(m, addr[ev->id] - p->chunks.base + granted);
+	} else
 		bench_metrics_fail(m, size);
 }
 
@@ -81,36 +102,99 @@ static void free_all(struct bench_pool *p, const struct bench_workload *w,
 	}
 }
 
+/* A fresh pool and an empty address table for @w; -1 if either fails. */
+static int start(const struct bench_engine *e, const struct bench_pool_config *cfg,
+		 const struct bench_workload *w, struct bench_pool **p, unsigned long **addr)
+{
+	*p = e->create(e, cfg);
+	if (!*p)
+		return -1;
+	*addr = calloc(w->nr_ids ? w->nr_ids : 1, sizeof(**addr));
+	if (!*addr) {
+		e->destroy(*p);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every block still live freed, then the pool destroyed. */
+static void finish(struct bench_pool *p, const struct bench_workload *w, unsigned long *addr)
+{
+	free_all(p, w, addr);
+	free(addr);
+	p->engine->destroy(p);
+}
+
 int bench_replay(const struct bench_engine *e, const struct bench_pool_config *cfg,
 		 const struct bench_workload *w, size_t samples,
 		 struct bench_metrics *m)
 {
-	struct bench_pool *p = e->create(e, cfg);
+	struct bench_pool *p;
 	unsigned long *addr;
 	size_t every = samples && w->nr > samples ? w->nr / samples : 1;
 	size_t i = 0;
 
 	bench_metrics_init(m, cfg->regime == BENCH_FIXED ? cfg->capacity : 0);
-	if (!p)
+	if (start(e, cfg, w, &p, &addr))
 		return -1;
-	addr = calloc(w->nr_ids ? w->nr_ids : 1, sizeof(*addr));
-	if (!addr) {
-		e->destroy(p);
-		return -1;
-	}
 	sample(p, m, 0);
 	while (i < w->nr) {
 		size_t end = i + every < w->nr ? i + every : w->nr;
 		double t0 = bench_now();
 
-		for (; i < end; i++)
+		for (; i < end; i++) {
+			size_t failed = m->failed;
+
 			step(p, &w->ev[i], addr, m);
+			if (m->failed != failed)
+				mark_failed(m, i, w->nr);
+		}
 		m->seconds += bench_now() - t0;
 		sample(p, m, i);
 	}
 	m->timed_ops = m->allocs + m->frees + m->failed;
-	free_all(p, w, addr);
-	free(addr);
-	e->destroy(p);
+	finish(p, w, addr);
 	return 0;
+}
+
+/*
+ * A run of events none of which failed in the first replay, timed as one
+ * stretch; the failing ones alone, so their cost is not spread over the
+ * successes (a refusal in a full bitmap searches it all).
+ */
+int bench_replay_time(const struct bench_engine *e, const struct bench_pool_config *cfg,
+		      const struct bench_workload *w, const struct bench_metrics *first,
+		      double *ok_seconds, double *fail_seconds)
+{
+	const unsigned char *fails = first->fail_map;
+	struct bench_pool *p;
+	struct bench_metrics m;
+	unsigned long *addr;
+	size_t i = 0;
+
+	*ok_seconds = *fail_seconds = 0;
+	if (start(e, cfg, w, &p, &addr))
+		return -1;
+	bench_metrics_init(&m, first->capacity);
+	while (i < w->nr) {
+		size_t end = i;
+		double t0;
+
+		if (fails && fails[i]) {
+			t0 = bench_now();
+			step(p, &w->ev[i++], addr, &m);
+			*fail_seconds += bench_now() - t0;
+			continue;
+		}
+		while (end < w->nr && !(fails && fails[end]))
+			end++;
+		t0 = bench_now();
+		for (; i < end; i++)
+			step(p, &w->ev[i], addr, &m);
+		*ok_seconds += bench_now() - t0;
+	}
+	finish(p, w, addr);
+	bench_metrics_release(&m);
+	/* The same placement gives the same refusals; anything else is not comparable. */
+	return m.failed == first->failed && m.allocs == first->allocs ? 0 : -1;
 }

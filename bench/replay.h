@@ -29,8 +29,25 @@ int bench_replay(const struct bench_engine *e, const struct bench_pool_config *c
 		 const struct bench_workload *w, size_t samples,
 		 struct bench_metrics *m);
 
+/**
+ * bench_replay_time() - replay @w again, timing only
+ * @e, @cfg, @w:  as for the bench_replay() that filled @first
+ * @first:        its results: which events failed there
+ * @ok_seconds:   time in the calls that succeeded (and frees)
+ * @fail_seconds: time in the calls that failed, each timed alone
+ *
+ * Return: 0, or -1 if the pool could not be created or the replay did not
+ * fail where the first one did (the times are then not comparable).
+ */
+int bench_replay_time(const struct bench_engine *e, const struct bench_pool_config *cfg,
+		      const struct bench_workload *w, const struct bench_metrics *first,
+		      double *ok_seconds, double *fail_seconds);
+
 /** bench_workload_peak_live() - the most bytes live at once in @w */
 size_t bench_workload_peak_live(const struct bench_workload *w);
+
+/** bench_workload_peak_live_upto() - the same, counting requests <= @limit only */
+size_t bench_workload_peak_live_upto(const struct bench_workload *w, size_t limit);
 
 /** bench_now() - a monotonic clock in seconds */
 double bench_now(void);

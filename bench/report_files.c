@@ -2,12 +2,17 @@
 /*
  * bench/report_files.c - what a comparison leaves in its output directory:
  *
- *   growing.csv, fixed.csv       one row per workload and engine
+ *   arena.csv, growing.csv,      one row per workload and engine, the
+ *   fixed.csv                    columns named as in bench/metrics.h
  *   series-REGIME-WORKLOAD.csv   external fragmentation over time, a column
  *                                per engine (same sampling points for all)
  *   footprint.csv, occupancy.csv the bar charts' data
- *   plots.gp, *.svg              the gnuplot script and what it draws
- *   index.html                   the tables and the plots on one page
+ *   plots.gp, *.png, *.svg       the gnuplot script and what it draws
+ *   index.html                   the verdict, the plots and the tables
+ *
+ * A further view of the same run (a map of each pool at its peak, say)
+ * gets a writer of its own here, called from bench_report_files(), and a
+ * section in write_html() after the plots; nothing else needs to change.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,7 +22,7 @@
 
 #include "study.h"
 
-static const char *const regime_name[2] = { "growing", "fixed" };
+static const char *const regime_name[BENCH_NR_REGIMES] = { "growing", "fixed", "arena" };
 
 static FILE *open_in(const char *dir, const char *name)
 {
@@ -47,22 +52,27 @@ static int write_summary_csv(const struct bench_study *s, const char *dir,
 	f = open_in(dir, name);
 	if (!f)
 		return -1;
-	fprintf(f, "workload,engine,chunk_size,capacity,allocs,frees,failed,skipped,"
-		   "peak_live,peak_obtained,fragmentation,internal_frag,granted_at_peak,"
-		   "ext_frag_mean,ext_frag_max,occupancy,live_at_failure,metadata,ns_per_op\n");
+	fprintf(f, "workload,engine,chunk_size,capacity,allocs,frees,refused,"
+		   "skipped,skipped_bytes,peak_live,footprint,fragmentation,internal_frag,"
+		   "granted_at_peak,high_water,frag4,frag3,frag3_internal,frag3_external,"
+		   "ext_frag_mean,ext_frag_max,occupancy,live_at_first_refusal,metadata,"
+		   "ns_per_call,ns_per_call_min,ns_per_call_max,ns_per_refusal,timed_replays\n");
 	for (wi = 0; wi < s->nw; wi++) {
 		for (ei = 0; ei < s->ne; ei++) {
 			const struct bench_cell *c = bench_cell_at(s, r, wi, ei);
 			const struct bench_metrics *m = &c->m;
 
-			fprintf(f, "%s,%s,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%.6f,%.6f,%zu,"
-				   "%.6f,%.6f,%.6f,%zu,%zu,%.2f\n",
-				s->w[wi].name, s->e[ei]->name, c->cfg.chunk_size,
-				m->capacity, m->allocs, m->frees, m->failed, m->skipped,
-				m->peak_live, m->peak_obtained, bench_fragmentation(m),
-				bench_internal_frag(m), m->granted_at_peak,
+			fprintf(f, "%s,%s,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%.6f,%.6f,"
+				   "%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu,%zu,"
+				   "%.2f,%.2f,%.2f,%.2f,%zu\n",
+				s->w[wi].name, s->e[ei]->name, c->cfg.chunk_size, c->cfg.capacity, m->allocs, m->frees, m->failed,
+				m->skipped, m->skipped_bytes, m->peak_live, m->peak_obtained,
+				bench_fragmentation(m), bench_internal_frag(m), m->granted_at_peak,
+				m->high_water, bench_frag4(m), bench_frag3(m),
+				bench_frag3_internal(m), bench_frag3_external(m),
 				bench_ext_frag_mean(m), m->ext_max, bench_occupancy(m),
-				m->live_at_failure, m->metadata, bench_ns_per_op(m));
+				m->live_at_failure, m->metadata, c->ok_ns.median, c->ok_ns.lo,
+				c->ok_ns.hi, c->fail_ns.median, c->ok_ns.runs);
 		}
 	}
 	return close_checked(f);
@@ -97,6 +107,22 @@ static int write_series_csv(const struct bench_study *s, const char *dir,
 	return close_checked(f);
 }
 
+/* A bar chart's value for one cell. */
+static double bar_value(const struct bench_study *s, enum bench_regime r, size_t wi, size_t ei)
+{
+	const struct bench_metrics *m = &bench_cell_at(s, r, wi, ei)->m;
+	const struct bench_metrics *ref = &bench_cell_at(s, r, wi, 0)->m;
+
+	switch (r) {
+	case BENCH_ARENA:
+		return ref->high_water ? (double)m->high_water / (double)ref->high_water : 0;
+	case BENCH_GROWING:
+		return m->peak_live ? (double)m->peak_obtained / (double)m->peak_live : 0;
+	default:
+		return 100 * bench_occupancy(m);
+	}
+}
+
 /* A bar chart's data: a row per workload, a column per engine. */
 static int write_bars_csv(const struct bench_study *s, const char *dir,
 			  const char *name, enum bench_regime r)
@@ -112,174 +138,226 @@ static int write_bars_csv(const struct bench_study *s, const char *dir,
 	fprintf(f, "\n");
 	for (wi = 0; wi < s->nw; wi++) {
 		fprintf(f, "%s", s->w[wi].name);
-		for (ei = 0; ei < s->ne; ei++) {
-			const struct bench_metrics *m = &bench_cell_at(s, r, wi, ei)->m;
-			double v = r == BENCH_GROWING
-				? (m->peak_live ? (double)m->peak_obtained / (double)m->peak_live : 0)
-				: 100 * bench_occupancy(m);
-
-			fprintf(f, ",%.4f", v);
-		}
+		for (ei = 0; ei < s->ne; ei++)
+			fprintf(f, ",%.4f", bar_value(s, r, wi, ei));
 		fprintf(f, "\n");
 	}
 	return close_checked(f);
 }
 
-static void gp_bars(FILE *f, const char *out, const char *data, const char *title,
-		    const char *ylabel, size_t ne)
+/*
+ * Colours by family, from the Okabe-Ito palette (told apart with any of the
+ * common colour-vision deficiencies); the granules of a family are shades
+ * of its colour, darkest for 8 bytes, and the bars carry patterns too.
+ */
+static const struct {
+	const char *family;
+	const char *shade[3];
+} palette[] = {
+	{ "buddy", { "#000000", "#000000", "#000000" } },
+	{ "compat", { "#E69F00", "#E69F00", "#E69F00" } },
+	{ "first fit", { "#005A8C", "#0072B2", "#56B4E9" } },
+	{ "best fit", { "#006B4F", "#009E73", "#7FD4B9" } },
+	{ "order-aligned", { "#A04000", "#D55E00", "#F0A070" } },
+};
+
+static const char *colour_of(const struct bench_study *s, size_t ei)
 {
-	fprintf(f, "set output '%s'\nset title \"%s\"\nset ylabel \"%s\"\n"
-		   "set style data histograms\nset style histogram clustered gap 1\n"
-		   "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
-		   "set xtics rotate by -30 nomirror\nset yrange [0:*]\nunset xlabel\n"
-		   "plot for [i=2:%zu] '%s' using i:xtic(1) title columnheader(i)\n\n",
-		out, title, ylabel, ne + 1, data);
+	const char *fam = bench_engine_family(s->e[ei]);
+	size_t k, j, nth = 0;
+
+	for (j = 0; j < ei; j++)
+		nth += !strcmp(bench_engine_family(s->e[j]), fam);
+	for (k = 0; k < sizeof(palette) / sizeof(palette[0]); k++)
+		if (!strcmp(palette[k].family, fam))
+			return palette[k].shade[nth < 3 ? nth : 2];
+	return "#999999";
 }
 
-/* gnuplot cycles eight colours; eleven engines need their own. */
-static const char *const colours[] = {
-	"#000000", "#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00",
-	"#a65628", "#f781bf", "#999999", "#1b9e77", "#d4b000", "#7570b3",
-};
-#define NR_COLOURS (sizeof(colours) / sizeof(colours[0]))
+/* Every plot twice: PNG to look at, SVG to zoom. */
+static void gp_both(FILE *f, const char *base, const char *size, const char *body)
+{
+	fprintf(f, "set terminal pngcairo size %s font 'sans,10'\nset output '%s.png'\n%s\n"
+		   "unset multiplot\n"
+		   "set terminal svg size %s dynamic font 'sans,11'\nset output '%s.svg'\n%s\n"
+		   "unset multiplot\nreset session\nset datafile separator ','\n\n",
+		size, base, body, size, base, body);
+}
+
+static void gp_bars(FILE *f, const struct bench_study *s, const char *base,
+		    const char *title, const char *ylabel)
+{
+	char body[4096];
+	size_t len, ei;
+
+	len = (size_t)snprintf(body, sizeof(body),
+		"set title \"%s\"\nset ylabel \"%s\"\nset key outside right top title "
+		"'engine (by family)'\nset grid ytics\nset style data histograms\n"
+		"set style histogram clustered gap 2\nset style fill solid 1.0 border -1\n"
+		"set boxwidth 0.95\nset xtics rotate by -30 nomirror\nset yrange [0:*]\n"
+		"set xrange [0.4:*]\nplot ", title, ylabel);
+	for (ei = 0; ei < s->ne && len < sizeof(body); ei++)
+		len += (size_t)snprintf(body + len, sizeof(body) - len,
+			"%s'%s.csv' using %zu:xtic(1) title '%s' lc rgb '%s'",
+			ei ? ", " : "", base, ei + 2, bench_engine_label(s->e[ei]),
+			colour_of(s, ei));
+	gp_both(f, base, "1200,560", body);
+}
+
+/* The time series' four lines: the families' colours, their brightest. */
+static const char *const series_colour[4] = { "#000000", "#E69F00", "#56B4E9", "#009E73" };
+
+/*
+ * Up to four engines for the time series: the buddy, compat, and the first
+ * fit and best fit that needed the least memory (growing, against engine 0).
+ */
+static size_t series_engines(const struct bench_study *s, size_t *pick)
+{
+	static const char *const fam[] = { "buddy", "compat", "first fit", "best fit" };
+	size_t k, n = 0;
+
+	for (k = 0; k < 4; k++) {
+		ptrdiff_t ei = bench_best_of(s, BENCH_GROWING, 0, fam[k]);
+
+		if (ei >= 0)
+			pick[n++] = (size_t)ei;
+	}
+	return n;
+}
+
+/* Small multiples: a panel per workload, at most four lines in each. */
+static void gp_series(FILE *f, const struct bench_study *s)
+{
+	size_t pick[4], np = series_engines(s, pick), wi, k, cols = 4;
+	size_t rows = (s->nw + cols - 1) / cols, len;
+	char *body = malloc(2048 + s->nw * 1024), size[32];
+
+	if (!body || !np) {
+		free(body);
+		return;
+	}
+	len = (size_t)sprintf(body, "set multiplot layout %zu,%zu title \"External fragmentation "
+			      "over the run, growing regime (1 - largest free / free; lower: free "
+			      "memory in fewer pieces)\"\nset yrange [0:1]\nset key bottom right "
+			      "font ',8' opaque\nset xtics format '%%.0s%%c' font ',8'\nset ytics 0.25 font ',8'\n",
+			      rows, cols);
+	for (wi = 0; wi < s->nw; wi++) {
+		len += (size_t)sprintf(body + len, "set title '%s'\nplot ", s->w[wi].name);
+		for (k = 0; k < np; k++)
+			len += (size_t)sprintf(body + len, "%s'series-growing-%s.csv' using 1:%zu "
+					       "with lines lw 2 dt %zu lc rgb '%s' title '%s'",
+					       k ? ", " : "", s->w[wi].name, pick[k] + 2, k + 1,
+					       series_colour[k], bench_engine_label(s->e[pick[k]]));
+		len += (size_t)sprintf(body + len, "\n");
+	}
+	snprintf(size, sizeof(size), "1400,%zu", 260 * rows + 60);
+	gp_both(f, "frag-growing", size, body);
+	free(body);
+}
 
 static int write_gnuplot(const struct bench_study *s, const char *dir)
 {
 	FILE *f = open_in(dir, "plots.gp");
-	size_t wi, k;
-	int r;
 
 	if (!f)
 		return -1;
 	fprintf(f, "# Generated by genalloc-compare; run from this directory: gnuplot plots.gp\n"
-		   "set terminal svg size 960,520 dynamic font 'sans,11'\n"
-		   "set datafile separator ','\nset key outside right top\nset grid ytics\n");
-	for (k = 0; k < NR_COLOURS; k++)
-		fprintf(f, "set linetype %zu lc rgb '%s' lw %d\n", k + 1, colours[k], k ? 1 : 2);
-	fprintf(f, "set linetype cycle %zu\n\n", NR_COLOURS);
-	for (r = 0; r < 2; r++) {
-		if (!s->run[r])
-			continue;
-		for (wi = 0; wi < s->nw; wi++) {
-			fprintf(f, "set output 'frag-%s-%s.svg'\n"
-				   "set title \"%s, %s regime: external fragmentation over time\"\n"
-				   "set xlabel 'events replayed'\n"
-				   "set ylabel '1 - largest free / total free'\nset yrange [0:1]\n"
-				   "plot for [i=2:%zu] 'series-%s-%s.csv' using 1:i with lines "
-				   "title columnheader(i)\n\n",
-				regime_name[r], s->w[wi].name, s->w[wi].name, regime_name[r],
-				s->ne + 1, regime_name[r], s->w[wi].name);
-		}
-	}
+		   "set datafile separator ','\n\n");
+	if (s->run[BENCH_ARENA])
+		gp_bars(f, s, "arena-memory", "Arena high water over buddy 2005's, per workload "
+			"(lower is better)", "high water / buddy's");
 	if (s->run[BENCH_GROWING])
-		gp_bars(f, "footprint.svg", "footprint.csv",
-			"Peak footprint per engine (growing regime)",
-			"peak obtained / peak live", s->ne);
+		gp_bars(f, s, "footprint", "Growing regime: peak footprint over peak live "
+			"(lower is better)", "footprint / peak live");
 	if (s->run[BENCH_FIXED])
-		gp_bars(f, "occupancy.svg", "occupancy.csv",
-			"Occupancy at the first failed request (fixed regime)",
-			"live bytes / capacity, %", s->ne);
+		gp_bars(f, s, "occupancy", "Fixed pool: occupancy at the first refusal "
+			"(higher is better)", "live bytes / capacity, %");
+	if (s->run[BENCH_GROWING])
+		gp_series(f, s);
 	return close_checked(f);
 }
 
-static void html_table(FILE *f, const struct bench_study *s, enum bench_regime r)
+/* Text into HTML: the three characters that would be read as markup. */
+static void html_text(FILE *f, const char *t)
 {
-	size_t wi, ei;
-
-	fprintf(f, "<table>\n<tr><th>workload</th><th>engine</th>");
-	if (r == BENCH_GROWING)
-		fprintf(f, "<th>peak live</th><th>footprint</th><th>footprint / %s</th>"
-			   "<th>fragmentation</th><th>internal</th><th>ext. mean</th>"
-			   "<th>ext. max</th>", s->e[0]->name);
-	else
-		fprintf(f, "<th>capacity</th><th>occupancy at 1st failure</th>"
-			   "<th>occupancy / %s</th><th>failed</th><th>ext. mean</th>"
-			   "<th>ext. max</th>", s->e[0]->name);
-	fprintf(f, "<th>metadata</th><th>ns/op</th></tr>\n");
-	for (wi = 0; wi < s->nw; wi++) {
-		for (ei = 0; ei < s->ne; ei++) {
-			const struct bench_metrics *m = &bench_cell_at(s, r, wi, ei)->m;
-			const struct bench_metrics *ref = &bench_cell_at(s, r, wi, 0)->m;
-
-			fprintf(f, "<tr%s><td>%s</td><td>%s</td>", ei ? "" : " class=first",
-				ei ? "" : s->w[wi].name, s->e[ei]->name);
-			if (r == BENCH_GROWING)
-				fprintf(f, "<td>%zu</td><td>%zu</td><td>%.2f</td><td>%.1f%%</td>"
-					   "<td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td>",
-					m->peak_live, m->peak_obtained,
-					ref->peak_obtained ? (double)m->peak_obtained /
-							     (double)ref->peak_obtained : 0.0,
-					100 * bench_fragmentation(m), 100 * bench_internal_frag(m),
-					100 * bench_ext_frag_mean(m), 100 * m->ext_max);
-			else
-				fprintf(f, "<td>%zu</td><td>%.1f%%%s</td><td>%.2f</td><td>%zu</td>"
-					   "<td>%.1f%%</td><td>%.1f%%</td>",
-					m->capacity, 100 * bench_occupancy(m),
-					m->failed_once ? "" : " (no failure)",
-					bench_occupancy(ref) > 0 ? bench_occupancy(m) /
-								   bench_occupancy(ref) : 0.0,
-					m->failed,
-					100 * bench_ext_frag_mean(m), 100 * m->ext_max);
-			fprintf(f, "<td>%zu</td><td>%.0f</td></tr>\n", m->metadata,
-				bench_ns_per_op(m));
-		}
+	for (; *t; t++) {
+		if (*t == '<')
+			fputs("&lt;", f);
+		else if (*t == '>')
+			fputs("&gt;", f);
+		else if (*t == '&')
+			fputs("&amp;", f);
+		else
+			fputc(*t, f);
 	}
-	fprintf(f, "</table>\n");
+}
+
+/* The stdout report, verbatim: the same tables, legends and notes. */
+static void html_tables(FILE *f, const struct bench_study *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	bench_report_table(m, s);
+	fclose(m);
+	fputs("<h2>Tables</h2>\n<pre>", f);
+	html_text(f, text);
+	fputs("</pre>\n", f);
+	free(text);
 }
 
 static int write_html(const struct bench_study *s, const char *dir, int plots)
 {
 	FILE *f = open_in(dir, "index.html");
+	char verdict[2048];
 	size_t wi, ei;
-	int r;
 
 	if (!f)
 		return -1;
+	bench_verdict(s, verdict, sizeof(verdict));
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-		   "<title>genalloc: buddy against bitmap</title>\n<style>"
-		   "body{font-family:sans-serif;margin:2em} table{border-collapse:collapse}"
-		   "td,th{padding:2px 8px;text-align:right} td:nth-child(-n+2),th{text-align:left}"
-		   "tr.first td{border-top:1px solid #999} img{max-width:100%%}</style>"
-		   "</head><body>\n<h1>genalloc: buddy against bitmap</h1>\n");
-	fprintf(f, "<h2>Engines</h2>\n<ul>\n");
-	for (ei = 0; ei < s->ne; ei++)
-		fprintf(f, "<li><b>%s</b>: %s</li>\n", s->e[ei]->name, s->e[ei]->descr);
-	fprintf(f, "</ul>\n<h2>Workloads</h2>\n<ul>\n");
-	for (wi = 0; wi < s->nw; wi++)
-		fprintf(f, "<li><b>%s</b>: %s; %zu events</li>\n", s->w[wi].name,
-			s->w[wi].descr, s->w[wi].nr);
-	fprintf(f, "</ul>\n<h2>Definitions</h2>\n<ul>\n"
-		   "<li><b>peak live</b>: the most bytes requested and not yet freed at once</li>\n"
-		   "<li><b>footprint</b> (growing): the most bytes the engine obtained, in "
-		   "chunks through the callback</li>\n"
-		   "<li><b>fragmentation</b>: (footprint - peak live) / peak live "
-		   "(Johnstone and Wilson)</li>\n"
-		   "<li><b>internal</b>: bytes granted beyond those requested, at the peak, "
-		   "over peak live</li>\n"
-		   "<li><b>external</b>: 1 - largest free extent / total free, sampled "
-		   "over the run</li>\n"
-		   "<li><b>occupancy</b> (fixed): live bytes when the first request failed, "
-		   "over the capacity</li>\n</ul>\n<p>Details: bench/metrics.h. Data: "
-		   "<a href=\"growing.csv\">growing.csv</a>, <a href=\"fixed.csv\">fixed.csv</a>, "
-		   "series-*.csv; plots drawn by <a href=\"plots.gp\">plots.gp</a>.</p>\n");
+		   "<title>genalloc: buddy or bitmap?</title>\n<style>"
+		   "body{font-family:sans-serif;margin:2em;max-width:70em} "
+		   "p.verdict{font-size:1.15em;border-left:4px solid #0072b2;padding-left:1em} "
+		   "img{max-width:100%%} pre{font-size:0.8em}</style>"
+		   "</head><body>\n<h1>genalloc: buddy or bitmap?</h1>\n<p class=verdict>");
+	html_text(f, verdict);
+	fprintf(f, "</p>\n");
+	if (plots && s->run[BENCH_ARENA])
+		fprintf(f, "<h2>Memory needed (arena high water over the buddy's)</h2>\n"
+			   "<img src=\"arena-memory.png\" alt=\"arena high water per engine\">\n");
 	if (plots && s->run[BENCH_GROWING])
-		fprintf(f, "<h2>Peak footprint</h2>\n<img src=\"footprint.svg\" alt=\"footprint\">\n");
+		fprintf(f, "<h2>Peak footprint (growing)</h2>\n"
+			   "<img src=\"footprint.png\" alt=\"footprint\">\n");
 	if (plots && s->run[BENCH_FIXED])
-		fprintf(f, "<h2>Occupancy at first failure</h2>\n"
-			   "<img src=\"occupancy.svg\" alt=\"occupancy\">\n");
-	for (r = 0; r < 2; r++) {
-		if (!s->run[r])
-			continue;
-		fprintf(f, "<h2>%s regime</h2>\n", regime_name[r]);
-		html_table(f, s, (enum bench_regime)r);
-		if (!plots)
-			continue;
-		fprintf(f, "<h3>External fragmentation over time</h3>\n");
-		for (wi = 0; wi < s->nw; wi++)
-			fprintf(f, "<img src=\"frag-%s-%s.svg\" alt=\"%s\">\n",
-				regime_name[r], s->w[wi].name, s->w[wi].name);
+		fprintf(f, "<h2>Occupancy at first refusal (fixed)</h2>\n"
+			   "<img src=\"occupancy.png\" alt=\"occupancy\">\n");
+	fprintf(f, "<p>");
+	html_text(f, bench_disagree_note);
+	fprintf(f, "</p>\n<h2>Engines</h2>\n<ul>\n");
+	for (ei = 0; ei < s->ne; ei++) {
+		fprintf(f, "<li><b>");
+		html_text(f, bench_engine_label(s->e[ei]));
+		fprintf(f, "</b> (%s): %s</li>\n", s->e[ei]->name, s->e[ei]->descr);
 	}
-	fprintf(f, "</body></html>\n");
+	fprintf(f, "</ul>\n<h2>Workloads</h2>\n<ul>\n");
+	for (wi = 0; wi < s->nw; wi++) {
+		fprintf(f, "<li><b>%s</b>: ", s->w[wi].name);
+		html_text(f, s->w[wi].descr);
+		fprintf(f, "; %zu events</li>\n", s->w[wi].nr);
+	}
+	fprintf(f, "</ul>\n");
+	html_tables(f, s);
+	if (plots && s->run[BENCH_GROWING]) {
+		fprintf(f, "<h2>External fragmentation over time (growing)</h2>\n"
+			   "<img src=\"frag-growing.png\" alt=\"external fragmentation\">\n");
+	}
+	fprintf(f, "<p>Data: arena.csv, growing.csv, fixed.csv, series-*.csv; plots drawn "
+		   "by <a href=\"plots.gp\">plots.gp</a>; definitions in bench/metrics.h.</p>\n"
+		   "</body></html>\n");
 	return close_checked(f);
 }
 
@@ -300,15 +378,18 @@ int bench_report_files(const struct bench_study *s, const char *dir, int plots)
 
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return -1;
-	for (r = 0; r < 2; r++) {
+	for (r = 0; r < BENCH_NR_REGIMES; r++) {
 		if (!s->run[r])
 			continue;
 		if (write_summary_csv(s, dir, (enum bench_regime)r))
 			return -1;
-		for (wi = 0; wi < s->nw; wi++)
+		/* The series is plotted for the growing regime only (gp_series()). */
+		for (wi = 0; r == BENCH_GROWING && wi < s->nw; wi++)
 			if (write_series_csv(s, dir, (enum bench_regime)r, wi))
 				return -1;
 	}
+	if (s->run[BENCH_ARENA] && write_bars_csv(s, dir, "arena-memory.csv", BENCH_ARENA))
+		return -1;
 	if (s->run[BENCH_GROWING] && write_bars_csv(s, dir, "footprint.csv", BENCH_GROWING))
 		return -1;
 	if (s->run[BENCH_FIXED] && write_bars_csv(s, dir, "occupancy.csv", BENCH_FIXED))

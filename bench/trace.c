@@ -43,7 +43,8 @@ void bench_workload_release(struct bench_workload *w)
  * is open addressing with linear probing and backward-shift deletion.
  */
 struct id_map {
-	uint64_t *key;		/* trace id + 1; 0 marks an empty slot */
+	uint64_t *key;		/* the trace id, any 64-bit value */
+	uint8_t *full;		/* whether the slot holds one */
 	uint32_t *val;
 	uint32_t *size;
 	size_t mask, used;
@@ -64,15 +65,17 @@ static int map_init(struct id_map *m, size_t slots)
 {
 	memset(m, 0, sizeof(*m));
 	m->key = calloc(slots, sizeof(*m->key));
+	m->full = calloc(slots, sizeof(*m->full));
 	m->val = calloc(slots, sizeof(*m->val));
 	m->size = calloc(slots, sizeof(*m->size));
 	m->mask = slots - 1;
-	return m->key && m->val && m->size ? 0 : -1;
+	return m->key && m->full && m->val && m->size ? 0 : -1;
 }
 
 static void map_release(struct id_map *m)
 {
 	free(m->key);
+	free(m->full);
 	free(m->val);
 	free(m->size);
 	free(m->spare);
@@ -82,7 +85,7 @@ static size_t map_find(const struct id_map *m, uint64_t id)
 {
 	size_t i = id_hash(id) & m->mask;
 
-	while (m->key[i] && m->key[i] != id + 1)
+	while (m->full[i] && m->key[i] != id)
 		i = (i + 1) & m->mask;
 	return i;
 }
@@ -100,10 +103,11 @@ static int map_grow(struct id_map *m)
 	m->next = old.next;
 	m->used = old.used;
 	for (i = 0; i <= old.mask; i++) {
-		if (old.key[i]) {
-			size_t j = map_find(m, old.key[i] - 1);
+		if (old.full[i]) {
+			size_t j = map_find(m, old.key[i]);
 
 			m->key[j] = old.key[i];
+			m->full[j] = 1;
 			m->val[j] = old.val[i];
 			m->size[j] = old.size[i];
 		}
@@ -117,21 +121,22 @@ static void map_delete(struct id_map *m, size_t i)
 {
 	size_t j = i;
 
-	m->key[i] = 0;
+	m->full[i] = 0;
 	for (;;) {
 		size_t home;
 
 		j = (j + 1) & m->mask;
-		if (!m->key[j])
+		if (!m->full[j])
 			break;
-		home = id_hash(m->key[j] - 1) & m->mask;
+		home = id_hash(m->key[j]) & m->mask;
 		/* Move j back into the hole unless its home lies in (i, j]. */
 		if ((j > i && (home <= i || home > j)) ||
 		    (j < i && (home <= i && home > j))) {
 			m->key[i] = m->key[j];
+			m->full[i] = 1;
 			m->val[i] = m->val[j];
 			m->size[i] = m->size[j];
-			m->key[j] = 0;
+			m->full[j] = 0;
 			i = j;
 		}
 	}
@@ -144,7 +149,7 @@ static int on_alloc(struct bench_workload *w, struct id_map *m, uint64_t id,
 	size_t i = map_find(m, id);
 	uint32_t dense;
 
-	if (m->key[i]) {
+	if (m->full[i]) {
 		w->reused++;
 		bench_workload_push(w, BENCH_FREE, m->val[i], m->size[i]);
 		m->size[i] = size;
@@ -156,7 +161,8 @@ static int on_alloc(struct bench_workload *w, struct id_map *m, uint64_t id,
 	} else {
 		dense = m->next++;
 	}
-	m->key[i] = id + 1;
+	m->key[i] = id;
+	m->full[i] = 1;
 	m->val[i] = dense;
 	m->size[i] = size;
 	bench_workload_push(w, BENCH_ALLOC, dense, size);
@@ -169,7 +175,7 @@ static int on_free(struct bench_workload *w, struct id_map *m, uint64_t id)
 {
 	size_t i = map_find(m, id);
 
-	if (!m->key[i]) {
+	if (!m->full[i]) {
 		w->dropped++;
 		return 0;
 	}
@@ -188,17 +194,13 @@ static int on_free(struct bench_workload *w, struct id_map *m, uint64_t id)
 	return 0;
 }
 
-static const char *base_name(const char *path)
+void bench_workload_name_from_path(char *name, size_t n, const char *path)
 {
 	const char *s = strrchr(path, '/');
-	size_t n;
-	static char buf[64];
 
 	s = s ? s + 1 : path;
-	snprintf(buf, sizeof(buf), "%s", s);
-	n = strcspn(buf, ".");
-	buf[n] = 0;
-	return buf;
+	/* "cc1.trace.gz" is cc1; ".trace" keeps its whole name. */
+	snprintf(name, n, "%.*s", strcspn(s, ".") ? (int)strcspn(s, ".") : (int)strlen(s), s);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -208,96 +210,193 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-/* Parse one line; 1 if it carried an event, 0 if blank, -1 if malformed. */
-static int parse_line(char *line, char *op, uint64_t *id, unsigned long long *size)
+/*
+ * A trace number: decimal digits with no leading zero (so that "010" is not
+ * mistaken for octal or for ten), or 0x and hex digits.  No sign, no
+ * suffix.  Returns NULL with *why set, or the first character after it.
+ */
+static const char *parse_number(const char *p, uint64_t *out, const char **why)
 {
-	char *p = line, *end;
+	uint64_t v = 0;
+	unsigned int base = 10, d;
+	const char *start;
 
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	start = p;
+	for (;; p++) {
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned int)(*p - '0');
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = (unsigned int)(*p - 'a' + 10);
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = (unsigned int)(*p - 'A' + 10);
+		else
+			break;
+		if (v > (UINT64_MAX - d) / base) {
+			*why = "number above 2^64 - 1";
+			return NULL;
+		}
+		v = v * base + d;
+	}
+	if (p == start) {
+		*why = base == 16 ? "0x without hex digits" : "expected a number";
+		return NULL;
+	}
+	if (base == 10 && *start == '0' && p - start > 1) {
+		*why = "leading zero (decimal is written without, hex with 0x)";
+		return NULL;
+	}
+	if (*p && *p != ' ' && *p != '\t') {
+		*why = "text glued to a number";
+		return NULL;
+	}
+	*out = v;
+	return p;
+}
+
+static const char *skip_blanks(const char *p)
+{
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (!*p || *p == '\n' || *p == '#')
+	return p;
+}
+
+/*
+ * One line, its newline removed: 1 if it carried an event, 0 if it is blank
+ * or a comment, -1 (and *why) if it is anything else.  Every field is
+ * checked to its end, so that a typo is refused rather than half-read.
+ */
+static int parse_line(const char *p, char *op, uint64_t *id, uint64_t *size,
+		      const char **why)
+{
+	p = skip_blanks(p);
+	if (!*p || *p == '#')
 		return 0;
 	*op = *p++;
-	if (*op != 'a' && *op != 'f')
+	if (*op != 'a' && *op != 'f') {
+		*why = "expected \"a ID SIZE\" or \"f ID\"";
 		return -1;
-	errno = 0;
-	*id = strtoull(p, &end, 0);
-	if (end == p || errno)
+	}
+	if (*p != ' ' && *p != '\t') {
+		*why = "no blank after the event letter";
 		return -1;
-	if (*op == 'f')
-		return 1;
-	p = end;
-	*size = strtoull(p, &end, 0);
-	if (end == p || errno || *size > UINT32_MAX)
+	}
+	p = parse_number(skip_blanks(p), id, why);
+	if (!p)
 		return -1;
+	p = skip_blanks(p);
+	if (*op == 'a') {
+		if (!*p) {
+			*why = "allocation without a size";
+			return -1;
+		}
+		p = parse_number(p, size, why);
+		if (!p)
+			return -1;
+		if (*size > UINT32_MAX) {
+			*why = "size above 4 GiB - 1";
+			return -1;
+		}
+		p = skip_blanks(p);
+	}
+	if (*p) {
+		*why = "trailing text after the event";
+		return -1;
+	}
 	return 1;
 }
 
-static int read_stream(struct bench_workload *w, FILE *f, const char **err)
+/* Drop the line's end ("\n" or "\r\n"); -1 if it holds a NUL byte. */
+static int chomp(char *line, size_t len)
+{
+	if (len && line[len - 1] == '\n')
+		line[--len] = 0;
+	if (len && line[len - 1] == '\r')
+		line[--len] = 0;
+	return strlen(line) == len ? 0 : -1;
+}
+
+static int read_stream(struct bench_workload *w, FILE *f, const char *path,
+		       char *err, size_t errlen)
 {
 	struct id_map m;
-	char line[256];
+	char *line = NULL;
+	size_t cap = 0, nr = 0;
+	ssize_t len;
 	int rc = 0;
 
 	if (map_init(&m, 1 << 16)) {
-		*err = "out of memory";
+		snprintf(err, errlen, "%s: out of memory", path);
 		map_release(&m);
 		return -1;
 	}
-	while (!rc && fgets(line, sizeof(line), f)) {
-		char op;
-		uint64_t id;
-		unsigned long long size = 0;
-		int r = parse_line(line, &op, &id, &size);
+	while (!rc && (len = getline(&line, &cap, f)) >= 0) {
+		char op = 0;
+		uint64_t id = 0, size = 0;
+		const char *why = "a NUL byte in the line";
+		int r = -1;
 
+		nr++;
+		if (!chomp(line, (size_t)len))
+			r = parse_line(line, &op, &id, &size, &why);
 		if (r < 0) {
-			*err = "malformed line (expected \"a ID SIZE\" or \"f ID\")";
+			snprintf(err, errlen, "%s:%zu: %s: \"%.40s%s\"", path, nr, why, line,
+				 strlen(line) > 40 ? "..." : "");
 			rc = -1;
 		} else if (r > 0) {
 			rc = op == 'a' ? on_alloc(w, &m, id, (uint32_t)size)
 				       : on_free(w, &m, id);
 			if (rc)
-				*err = "out of memory";
+				snprintf(err, errlen, "%s:%zu: out of memory", path, nr);
 		}
 	}
+	if (!rc && ferror(f)) {
+		snprintf(err, errlen, "%s:%zu: %s", path, nr, strerror(errno));
+		rc = -1;
+	}
+	free(line);
 	w->nr_ids = m.next;
 	map_release(&m);
 	return rc;
 }
 
 int bench_workload_read(struct bench_workload *w, const char *path,
-			const char **err)
+			char *err, size_t errlen)
 {
 	FILE *f;
 	int gz = ends_with(path, ".gz");
 	int rc, status = 0;
 
 	memset(w, 0, sizeof(*w));
-	snprintf(w->name, sizeof(w->name), "%s", base_name(path));
+	bench_workload_name_from_path(w->name, sizeof(w->name), path);
 	snprintf(w->descr, sizeof(w->descr), "trace %s", path);
 	if (gz) {
 		char cmd[4096];
 
-		if (strchr(path, '\'')) {
-			*err = "quote in file name";
+		if (strchr(path, '\'') || strlen(path) > sizeof(cmd) - 32) {
+			snprintf(err, errlen, "%s: quote in the file name, or a name too long", path);
 			return -1;
 		}
-		snprintf(cmd, sizeof(cmd), "gzip -dc '%s'", path);
+		/* gzip's complaint goes to stderr, before ours. */
+		snprintf(cmd, sizeof(cmd), "exec gzip -dc -- '%s'", path);
 		f = popen(cmd, "r");
 	} else {
 		f = fopen(path, "r");
 	}
 	if (!f) {
-		*err = strerror(errno);
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	rc = read_stream(w, f, err);
+	rc = read_stream(w, f, path, err, errlen);
 	if (gz)
 		status = pclose(f);
 	else
 		fclose(f);
 	if (!rc && status) {
-		*err = "gzip -dc failed";
+		snprintf(err, errlen, "%s: gzip -dc failed", path);
 		rc = -1;
 	}
 	if (rc)

@@ -17,7 +17,9 @@
  * "%p" in GENALLOC_TRACE is replaced by the process id.  Only the process
  * that loads the tracer first writes: the variable is removed from its
  * environment (so programs it executes are not traced) and a forked child
- * stops tracing.  Without GENALLOC_TRACE the tracer is inert.
+ * stops tracing.  Without GENALLOC_TRACE the tracer is inert.  Tracing a
+ * shell (a wrapper script) warns on stderr, as does a run that recorded no
+ * allocation.
  *
  * The tracer must not allocate through the functions it interposes: its
  * output buffer is static, and while dlsym() looks the real functions up,
@@ -64,6 +66,7 @@ static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static char trace_buf[1 << 16];
 static size_t trace_len;
 static _Thread_local int in_tracer;
+static size_t trace_events;
 static atomic_int resolving;
 
 static int from_boot(const void *p)
@@ -159,8 +162,45 @@ static void emit(char op, const void *p, size_t size)
 		flush_locked();
 	memcpy(trace_buf + trace_len, line, (size_t)(s - line));
 	trace_len += (size_t)(s - line);
+	trace_events++;
 	pthread_mutex_unlock(&trace_lock);
 	in_tracer = 0;
+}
+
+/* A message on stderr, without stdio (which may allocate). */
+static void say(const char *a, const char *b, const char *c)
+{
+	const char *part[3] = { a, b, c };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (part[i] && write(2, part[i], strlen(part[i])) < 0)
+			return;
+}
+
+/*
+ * A shell rarely calls malloc (bash has its own) and the programs it runs
+ * are not traced: tracing a wrapper script records next to nothing.
+ */
+static void warn_if_shell(void)
+{
+	static const char *const shells[] = { "sh", "bash", "dash", "zsh", "ksh", "mksh",
+					      "busybox", NULL };
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *base;
+	int i;
+
+	if (n <= 0)
+		return;
+	exe[n] = 0;
+	base = strrchr(exe, '/');
+	base = base ? base + 1 : exe;
+	for (i = 0; shells[i]; i++)
+		if (!strcmp(base, shells[i]))
+			say("libgenalloc-trace: warning: tracing the shell ", exe,
+			    " (a wrapper script?): the programs it runs are not traced; "
+			    "preload the tracer into the program itself\n");
 }
 
 static void stop_in_child(void)
@@ -192,6 +232,7 @@ __attribute__((constructor)) static void tracer_start(void)
 		return;
 	trace_pid = getpid();
 	pthread_atfork(NULL, NULL, stop_in_child);
+	warn_if_shell();
 	if (write(trace_fd, header, sizeof(header) - 1) < 0)
 		trace_fd = -1;
 }
@@ -205,6 +246,9 @@ __attribute__((destructor)) static void tracer_stop(void)
 	close(trace_fd);
 	trace_fd = -1;
 	pthread_mutex_unlock(&trace_lock);
+	if (!trace_events)
+		say("libgenalloc-trace: warning: no allocation recorded; the trace holds its "
+		    "header only", "\n", NULL);
 }
 
 void *malloc(size_t size)

@@ -10,9 +10,14 @@
  *     a ID SIZE     allocate SIZE bytes and call the block ID
  *     f ID          free the block called ID
  *
- * ID is any unsigned number (decimal, or hexadecimal with 0x; the tracer
- * writes the address malloc returned), unique among live blocks and free
- * to reuse once its block is freed.  SIZE is a byte count.  A free of an ID
+ * ID is any unsigned 64-bit number, unique among live blocks and free to
+ * reuse once its block is freed (the tracer writes the address malloc
+ * returned).  SIZE is a byte count below 2^32.  A number is decimal without
+ * a leading zero, or 0x and hex digits; no sign, no suffix.  Fields are
+ * separated by blanks (spaces or tabs); lines may be of any length and end
+ * in "\n" or "\r\n".  Anything else on a line (trailing text, "010",
+ * "1e6", "a1 64", "0x" alone) is refused with the file and line number,
+ * never half-read.  A free of an ID
  * that is not live (memory allocated before tracing began) is dropped; an
  * allocation reusing a live ID first frees the old block.  Both are counted
  * and reported, never silently corrected.
@@ -102,14 +107,21 @@ void bench_workload_generate(struct bench_workload *w,
 
 /**
  * bench_workload_read() - read a trace file
- * @w:    the workload to fill (initialised here)
- * @path: a trace, gzip-compressed if it ends in ".gz"
- * @err:  set to a message on failure
+ * @w:      the workload to fill (initialised here; its name is the file's
+ *          base name up to the first dot)
+ * @path:   a trace, gzip-compressed if it ends in ".gz"
+ * @err:    filled on failure with "PATH:LINE: what is wrong: \"the line\""
+ *          (or "PATH: why" when the file cannot be read)
+ * @errlen: room in @err
  *
- * Return: 0, or -1 (the file cannot be read or a line is malformed).
+ * Return: 0, or -1 (the file cannot be read or a line is malformed; @w then
+ * holds nothing to release).
  */
 int bench_workload_read(struct bench_workload *w, const char *path,
-			const char **err);
+			char *err, size_t errlen);
+
+/** bench_workload_name_from_path() - "dir/cc1.trace.gz" -> "cc1", in @name */
+void bench_workload_name_from_path(char *name, size_t n, const char *path);
 
 /**
  * bench_workload_write() - write a workload in the trace format

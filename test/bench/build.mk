@@ -13,3 +13,20 @@ $(B)/test/bench/core/%.o: bench/%.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 TEST_OBJS += $(BENCH_TEST_OBJS)
+
+# genalloc-compare run as a user would (test/bench/compare_cli.sh) and the
+# tracer recording a known program (test/bench/tracer_cli.sh), in the plain
+# variants only: a preloaded tracer does not mix with the sanitizers'
+# runtimes, and the rest adds nothing under them.
+TRACEE := $(B)/test/bench/tracee
+$(TRACEE): test/bench/tracee/main.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
+ifneq ($(filter release debug,$(VARIANT)),)
+.PHONY: check-compare-cli
+check-compare-cli: $(BENCH_COMPARE) $(BENCH_TRACER) $(TRACEE)
+	sh test/bench/compare_cli.sh $(BENCH_COMPARE)
+	sh test/bench/tracer_cli.sh $(BENCH_TRACER) $(TRACEE) $(BENCH_COMPARE)
+CHECK_TARGETS += check-compare-cli
+endif

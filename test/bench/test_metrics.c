@@ -172,6 +172,62 @@ START_TEST(compat_growing_by_hand)
 }
 END_TEST
 
+/*
+ * The arena regime: the hand case, then free A, free C and F = 160.
+ *
+ *   buddy (256-byte chunks laid out from one base, in order): A takes C1
+ *   [0,256), B and C split C2 [256,512) at 256 and 320, D takes C3 [512,768):
+ *   high water 768 with 388 live, 640 granted; E reuses 256; F takes the
+ *   freed C1.  #4 = #3 = 380/388, internal 252/388, external 128/388.
+ *   ff8 (one range): A [0,136) B [136,200) C [200,256) D [256,392); E in B's
+ *   hole [136,176); F fits no hole ([0,136), [176,256)) and goes to
+ *   [392,552): high water 552 with E+D+F = 336 live, all granted exactly.
+ *   #4 = (552-388)/388, #3 = 216/336, internal 0, external 216/336.
+ */
+static void arena_case(struct bench_workload *w)
+{
+	hand_case(w);
+	bench_workload_push(w, BENCH_FREE, 0, 136);
+	bench_workload_push(w, BENCH_FREE, 2, 56);
+	bench_workload_push(w, BENCH_ALLOC, 5, 160);
+	w->nr_ids = 6;
+}
+
+static const struct bench_pool_config arena = {
+	.regime = BENCH_ARENA, .chunk_size = 256, .capacity = 4096, .fake = 1,
+};
+
+START_TEST(arena_by_hand)
+{
+	struct bench_workload w;
+	struct bench_metrics b, f;
+
+	arena_case(&w);
+	ck_assert_int_eq(bench_replay(need("buddy"), &arena, &w, w.nr, &b), 0);
+	ck_assert_int_eq(bench_replay(need("ff8"), &arena, &w, w.nr, &f), 0);
+	bench_workload_release(&w);
+	ck_assert_uint_eq(b.high_water, 768);
+	ck_assert_uint_eq(b.peak_live, 388);
+	ck_assert_uint_eq(b.live_at_hw, 388);
+	ck_assert_uint_eq(b.granted_at_hw, 640);
+	ck_assert_double_eq_tol(bench_frag4(&b), 380.0 / 388, EPS);
+	ck_assert_double_eq_tol(bench_frag3(&b), 380.0 / 388, EPS);
+	ck_assert_double_eq_tol(bench_frag3_internal(&b), 252.0 / 388, EPS);
+	ck_assert_double_eq_tol(bench_frag3_external(&b), 128.0 / 388, EPS);
+	ck_assert_uint_eq(f.high_water, 552);
+	ck_assert_uint_eq(f.peak_live, 388);
+	ck_assert_uint_eq(f.live_at_hw, 336);
+	ck_assert_uint_eq(f.granted_at_hw, 336);
+	ck_assert_double_eq_tol(bench_frag4(&f), 164.0 / 388, EPS);
+	ck_assert_double_eq_tol(bench_frag3(&f), 216.0 / 336, EPS);
+	ck_assert_double_eq_tol(bench_frag3_internal(&f), 0.0, EPS);
+	ck_assert_double_eq_tol(bench_frag3_external(&f), 216.0 / 336, EPS);
+	ck_assert_uint_eq(b.failed + f.failed, 0);
+	bench_metrics_release(&b);
+	bench_metrics_release(&f);
+}
+END_TEST
+
 START_TEST(fixed_by_hand)
 {
 	struct bench_metrics b, f;
@@ -280,91 +336,6 @@ START_TEST(granted_matches_engine_accounting)
 END_TEST
 
 /* Trace text in, the same events out; unknown frees and reused ids counted. */
-START_TEST(trace_round_trip)
-{
-	char path[] = "/tmp/genalloc-bench-XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fdopen(fd, "w");
-	struct bench_workload w;
-	const char *err = NULL;
-
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "# comment\n\na 0x1000 136\na 0x2000 60\nf 0x9999\n"
-		   "a 0x1000 8\nf 0x2000\na 0x3000 40\nf 0x1000\n");
-	fclose(f);
-	ck_assert_int_eq(bench_workload_read(&w, path, &err), 0);
-	unlink(path);
-	ck_assert_uint_eq(w.dropped, 1);
-	ck_assert_uint_eq(w.reused, 1);
-	/* a0 a1, the reuse as f0 a0, f1, a1 (recycled number), f0 */
-	ck_assert_uint_eq(w.nr, 7);
-	ck_assert_uint_eq(w.nr_ids, 2);
-	ck_assert_uint_eq(w.ev[2].op, BENCH_FREE);
-	ck_assert_uint_eq(w.ev[3].size, 8);
-	ck_assert_uint_eq(w.ev[5].id, 1);	/* 0x3000 takes the freed number */
-	ck_assert_uint_eq(bench_workload_peak_live(&w), 196);
-	bench_workload_release(&w);
-	ck_assert_int_eq(bench_workload_read(&w, "/nonexistent/x.trace", &err), -1);
-}
-END_TEST
-
-/* A gzip-compressed trace is read through gzip -dc; written traces read back. */
-START_TEST(trace_gzip_and_write)
-{
-	char path[] = "/tmp/genalloc-bench-XXXXXX";
-	char gz[64], cmd[160];
-	int fd = mkstemp(path);
-	struct bench_workload w, r;
-	const char *err = NULL;
-	size_t i;
-
-	close(fd);
-	memset(&w, 0, sizeof(w));
-	bench_workload_push(&w, BENCH_ALLOC, 0, 100);
-	bench_workload_push(&w, BENCH_ALLOC, 1, 7);
-	bench_workload_push(&w, BENCH_FREE, 0, 100);
-	bench_workload_push(&w, BENCH_ALLOC, 0, 33);
-	w.nr_ids = 2;
-	ck_assert_int_eq(bench_workload_write(&w, path), 0);
-	snprintf(gz, sizeof(gz), "%s.gz", path);
-	snprintf(cmd, sizeof(cmd), "gzip -c '%s' > '%s'", path, gz);
-	ck_assert_int_eq(system(cmd), 0);
-	unlink(path);
-	ck_assert_int_eq(bench_workload_read(&r, gz, &err), 0);
-	unlink(gz);
-	ck_assert_uint_eq(r.nr, w.nr);
-	for (i = 0; i < w.nr; i++) {
-		ck_assert_uint_eq(r.ev[i].op, w.ev[i].op);
-		ck_assert_uint_eq(r.ev[i].id, w.ev[i].id);
-		ck_assert_uint_eq(r.ev[i].size, w.ev[i].size);
-	}
-	bench_workload_release(&r);
-	/* A corrupt .gz is an error, not an empty workload. */
-	fd = open(gz, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ck_assert_int_eq((int)write(fd, "not gzip", 8), 8);
-	close(fd);
-	ck_assert_int_eq(bench_workload_read(&r, gz, &err), -1);
-	unlink(gz);
-	bench_workload_release(&w);
-}
-END_TEST
-
-START_TEST(trace_rejects_garbage)
-{
-	char path[] = "/tmp/genalloc-bench-XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fdopen(fd, "w");
-	struct bench_workload w;
-	const char *err = NULL;
-
-	fprintf(f, "a 1 10\nx 2\n");
-	fclose(f);
-	ck_assert_int_eq(bench_workload_read(&w, path, &err), -1);
-	ck_assert_ptr_nonnull(err);
-	unlink(path);
-}
-END_TEST
-
 /* Every generator is deterministic, balanced and within its limits. */
 START_TEST(generators_are_sane)
 {
@@ -415,13 +386,11 @@ Suite *bench_metrics_suite(void)
 	tcase_add_test(tc, ff8_growing_by_hand);
 	tcase_add_test(tc, compat_growing_by_hand);
 	tcase_add_test(tc, fixed_by_hand);
+	tcase_add_test(tc, arena_by_hand);
 	tcase_add_test(tc, placement_by_hand);
 	tcase_add_test(tc, granted_matches_engine_accounting);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("workloads");
-	tcase_add_test(tc, trace_round_trip);
-	tcase_add_test(tc, trace_gzip_and_write);
-	tcase_add_test(tc, trace_rejects_garbage);
 	tcase_add_test(tc, generators_are_sane);
 	suite_add_tcase(s, tc);
 	return s;
