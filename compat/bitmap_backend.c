@@ -38,36 +38,11 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "../legacy/contract_internal.h"
 #include "../modern/genalloc.h"
 #include "../modern/pool_internal.h"
 #include "backend_internal.h"
 #include "bitmap_internal.h"
-
-
-/* An error found under the lock, reported once it is dropped (a handler
- * that returns may call back into the pool). */
-struct bm_verdict {
-	enum genalloc_severity severity;
-	enum genalloc_errcode code;
-	const char *msg;
-};
-
-static void bm_set(struct bm_verdict *v, enum genalloc_severity sev,
-		   enum genalloc_errcode code, const char *msg)
-{
-	v->severity = sev;
-	v->code = code;
-	v->msg = msg;
-}
-
-static void bm_report(const struct compat_bitmap_pool *bp, const struct bm_verdict *v, const char *func,
-		      unsigned long addr, unsigned long size)
-{
-	if (v->code)
-		genalloc_report(v->severity, v->code, func, bp->cpool, addr, size, v->msg);
-}
-
-
 
 /* 2005 rounding: the smallest power of two >= @size, at least 32. */
 static int order_of(int size)
@@ -108,19 +83,12 @@ static bool bm_new_chunk(const struct gen_pool_chunk *chunk, void *data)
  * aside for the next growth, since the chunk is already the pool's.
  */
 static int bm_adopt_chunk(struct compat_bitmap_pool *bp, struct compat_frame *f,
-			  struct bm_verdict *v)
+			  struct legacy_verdict *v)
 {
 	unsigned long size = compat_bm_frame_size(bp), chunk = f->base;
 
-	if (chunk > ULONG_MAX - (size - 1))
-		bm_set(v, GENALLOC_BUG, GENALLOC_ERANGE,
-		       "new chunk wraps past the end of the address space");
-	else if (chunk & (size - 1))
-		bm_set(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-		       "new chunk not aligned to the chunk size");
-	else if (compat_frames_lookup(&bp->frames, chunk))
-		bm_set(v, GENALLOC_BUG, GENALLOC_EOVERLAP, "new chunk overlaps memory the pool has");
-	if (v->code) {
+	v->what = legacy_judge_chunk(chunk, size, compat_frames_lookup(&bp->frames, chunk) != NULL);
+	if (v->what) {
 		compat_frame_delete(f);
 		return -1;
 	}
@@ -168,7 +136,7 @@ static struct compat_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc
  * nothing, -1 if there was no memory or its chunk was refused (reported). */
 static int bm_grow(struct compat_bitmap_pool *bp, const char *func)
 {
-	struct bm_verdict v = { 0 };
+	struct legacy_verdict v = { LEGACY_FINE };
 	struct compat_frame *f;
 	unsigned long chunk;
 	int rc;
@@ -180,7 +148,7 @@ static int bm_grow(struct compat_bitmap_pool *bp, const char *func)
 	pthread_mutex_lock(bp->lock);
 	rc = bm_adopt_chunk(bp, f, &v);
 	pthread_mutex_unlock(bp->lock);
-	bm_report(bp, &v, func, chunk, compat_bm_frame_size(bp));
+	legacy_report(&v, func, bp->cpool, chunk, compat_bm_frame_size(bp));
 	return rc;
 }
 
@@ -238,7 +206,7 @@ static int bm_inside_live(const struct compat_bitmap_pool *bp, const struct comp
 static void bm_free_known(struct compat_bitmap_pool *bp, struct compat_frame *f, unsigned long addr,
 			  int order, int size)
 {
-	struct bm_verdict v = { 0 };
+	struct legacy_verdict v = { LEGACY_FINE };
 
 	if (!(addr & (compat_bm_order_bytes(0) - 1))) {
 		_Atomic unsigned char *st = &f->starts[compat_bm_granule_of(f, addr)];
@@ -252,18 +220,15 @@ static void bm_free_known(struct compat_bitmap_pool *bp, struct compat_frame *f,
 			}
 		}
 		if (cur)
-			bm_set(&v, GENALLOC_BUG, GENALLOC_ESIZE,
-			       "size differs from the allocated size");
+			v.what = LEGACY_FREE_WRONG_SIZE;
 	}
-	if (!v.code && (addr & (compat_bm_order_bytes(order) - 1)))
-		bm_set(&v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-		       "address not aligned to the rounded size");
-	else if (!v.code && bm_inside_live(bp, f, addr))
-		bm_set(&v, GENALLOC_BUG, GENALLOC_EFOREIGN,
-		       "address inside a live block, not its start");
-	else if (!v.code)
-		bm_set(&v, GENALLOC_BUG, GENALLOC_EDOUBLEFREE, "block is already free");
-	bm_report(bp, &v, "gen_pool_free", addr, (unsigned long)size);
+	if (!v.what && (addr & (compat_bm_order_bytes(order) - 1)))
+		v.what = LEGACY_FREE_MISALIGNED;
+	else if (!v.what && bm_inside_live(bp, f, addr))
+		v.what = LEGACY_FREE_INSIDE_LIVE;
+	else if (!v.what)
+		v.what = LEGACY_FREE_ALREADY_FREE;
+	legacy_report(&v, "gen_pool_free", bp->cpool, addr, (unsigned long)size);
 }
 
 /* Donated memory becomes free: mark it known first, so that once the engine
@@ -279,7 +244,7 @@ static void bm_release_donation(struct compat_bitmap_pool *bp, struct compat_fra
 
 /* The first donation into a frame: add the frame held whole (lock held). */
 static void bm_donate_new_frame(struct compat_bitmap_pool *bp, unsigned long addr,
-				unsigned long s, struct bm_verdict *v)
+				unsigned long s, struct legacy_verdict *v)
 {
 	unsigned long base = addr & ~(compat_bm_frame_size(bp) - 1);
 	struct compat_frame *f = NULL;
@@ -287,12 +252,12 @@ static void bm_donate_new_frame(struct compat_bitmap_pool *bp, unsigned long add
 	if (compat_frames_reserve(&bp->frames) ||
 	    !(f = compat_frame_new(&bp->frames, base, 0)) ||
 	    gen_pool_add(bp->engine, base, compat_bm_frame_size(bp), -1))
-		bm_set(v, GENALLOC_WARN, GENALLOC_EINVAL, "no memory to record the donation");
+		v->what = LEGACY_DONATION_NO_MEMORY;
 	/* Nobody else can allocate here yet (bm_known_frame skips it). */
 	else if (modern_pool_alloc_filtered(bp->engine, compat_bm_frame_size(bp),
 					    gen_pool_first_fit, NULL, bm_new_chunk, &base) != base)
-		bm_set(v, GENALLOC_BUG, GENALLOC_ECORRUPT, "engine refused to hold a new chunk");
-	if (v->code) {
+		v->what = LEGACY_HOLD_REFUSED;
+	if (v->what) {
 		compat_frame_delete(f);
 		return;
 	}
@@ -308,7 +273,7 @@ static void bm_donate_new_frame(struct compat_bitmap_pool *bp, unsigned long add
 static int bm_donate(struct compat_bitmap_pool *bp, unsigned long addr, int order, int size)
 {
 	unsigned long s = compat_bm_order_bytes(order);
-	struct bm_verdict v = { 0 };
+	struct legacy_verdict v = { LEGACY_FINE };
 	struct compat_frame *f;
 	int known = 0;
 
@@ -317,14 +282,13 @@ static int bm_donate(struct compat_bitmap_pool *bp, unsigned long addr, int orde
 	if (f && compat_frame_is_known(f, compat_bm_granule_of(f, addr)))
 		known = 1;
 	else if (f && compat_frame_any_known(f, compat_bm_granule_of(f, addr), s >> COMPAT_GRANULE_SHIFT))
-		bm_set(&v, GENALLOC_BUG, GENALLOC_EOVERLAP,
-		       "donated range overlaps memory the pool has");
+		v.what = LEGACY_DONATION_OVERLAPS;
 	else if (f)
 		bm_release_donation(bp, f, addr, s);
 	else
 		bm_donate_new_frame(bp, addr, s, &v);
 	pthread_mutex_unlock(bp->lock);
-	bm_report(bp, &v, "gen_pool_free", addr, (unsigned long)size);
+	legacy_report(&v, "gen_pool_free", bp->cpool, addr, (unsigned long)size);
 	return known;
 }
 
@@ -333,25 +297,23 @@ static void bm_free(void *engine, unsigned long addr, int size)
 	struct compat_bitmap_pool *bp = engine;
 	int order = order_of(size);
 	unsigned long s = compat_bm_order_bytes(order);
-	struct bm_verdict v = { 0 };
+	struct legacy_verdict v = { LEGACY_FINE };
 	struct compat_frame *f;
 
-	if (addr > ULONG_MAX - (s - 1))
-		bm_set(&v, GENALLOC_BUG, GENALLOC_ERANGE,
-		       "range wraps past the end of the address space");
-	while (!v.code) {
+	if (legacy_range_wraps(addr, s))
+		v.what = LEGACY_FREE_WRAPS;
+	while (!v.what) {
 		f = compat_frames_lookup(&bp->frames, addr);
 		if (f && compat_frame_is_known(f, compat_bm_granule_of(f, addr))) {
 			bm_free_known(bp, f, addr, order, size);
 			return;
 		}
 		if (addr & (s - 1))
-			bm_set(&v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-			       "address not aligned to the rounded size");
+			v.what = LEGACY_FREE_MISALIGNED;
 		else if (!bm_donate(bp, addr, order, size))
 			return;
 	}
-	bm_report(bp, &v, "gen_pool_free", addr, (unsigned long)size);
+	legacy_report(&v, "gen_pool_free", bp->cpool, addr, (unsigned long)size);
 }
 
 /* ------------------------------------------------------------ inspection */
@@ -384,8 +346,8 @@ static int bm_destroy(void *engine)
 	unsigned long avail = gen_pool_avail(bp->engine);
 
 	if (avail != known) {
-		genalloc_report(GENALLOC_BUG, GENALLOC_EBUSY, "gen_pool_destroy", bp->cpool, 0,
-				known - avail, "destroying a pool with live blocks");
+		legacy_report_misuse(LEGACY_DESTROY_BUSY, "gen_pool_destroy", bp->cpool, 0,
+				     known - avail);
 		return -1;
 	}
 	compat_frames_for_each(&bp->frames, bm_release_hold, bp);

@@ -145,14 +145,6 @@ static unsigned long take_block(struct gen_pool *pool, int j, int i)
 	return a;
 }
 
-static void set_verdict(struct legacy_verdict *v, enum genalloc_severity sev,
-			enum genalloc_errcode code, const char *msg)
-{
-	v->severity = sev;
-	v->code = code;
-	v->msg = msg;
-}
-
 /*
  * Make a chunk from get_new_chunk a free block.
  * @pool:  the pool, locked
@@ -160,23 +152,16 @@ static void set_verdict(struct legacy_verdict *v, enum genalloc_severity sev,
  * @f:     a frame from legacy_frame_new(), allocated before the callback was
  *         asked, so that adopting cannot run out of memory; taken over
  *         (inserted, or freed if the chunk is refused)
- * @v:     set if the chunk is refused; v->code stays 0 if it was taken
+ * @v:     set if the chunk is refused; v->what stays LEGACY_FINE if it was
+ *         taken
  */
 static void adopt_chunk(struct gen_pool *pool, unsigned long chunk, struct legacy_frame *f,
 			struct legacy_verdict *v)
 {
 	unsigned long size = legacy_chunk_size(pool);
 
-	if (chunk > ULONG_MAX - (size - 1))
-		set_verdict(v, GENALLOC_BUG, GENALLOC_ERANGE,
-			    "new chunk wraps past the end of the address space");
-	else if (chunk & (size - 1))
-		set_verdict(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-			    "new chunk not aligned to the chunk size");
-	else if (legacy_map_find(pool, chunk))
-		set_verdict(v, GENALLOC_BUG, GENALLOC_EOVERLAP,
-			    "new chunk overlaps memory the pool has");
-	if (v->code) {
+	v->what = legacy_judge_chunk(chunk, size, legacy_map_find(pool, chunk) != NULL);
+	if (v->what) {
 		legacy_frame_free(f);
 		return;
 	}
@@ -185,14 +170,6 @@ static void adopt_chunk(struct gen_pool *pool, unsigned long chunk, struct legac
 	f->ctrl[0] = LEGACY_CTRL_FREE | (pool->nr_orders - 1);
 	list_push(pool, pool->nr_orders - 1, chunk);
 	pool->obtained_bytes += size;
-}
-
-/** legacy_report() - send a verdict to the hook, if there is one */
-void legacy_report(const struct legacy_verdict *v, const char *func,
-		   const struct gen_pool *pool, unsigned long addr, unsigned long size)
-{
-	if (v->code)
-		genalloc_report(v->severity, v->code, func, pool, addr, size, v->msg);
 }
 
 /*
@@ -227,12 +204,8 @@ unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
 	unsigned long a = 0, chunk = 0;
 	int i, j;
 
-	if (!pool || size < 0) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", pool,
-				0, size < 0 ? 0 : (unsigned long)size,
-				pool ? "negative size" : "NULL pool");
+	if (!legacy_alloc_args_ok(pool, size))
 		return 0;
-	}
 	if ((unsigned long)size > legacy_chunk_size(pool))
 		return 0;
 	i = order_of(size);
@@ -259,12 +232,12 @@ unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
 static int judge_block_start(unsigned char c, int i, struct legacy_verdict *v)
 {
 	if (c & LEGACY_CTRL_FREE) {
-		set_verdict(v, GENALLOC_BUG, GENALLOC_EDOUBLEFREE, "block is already free");
+		v->what = LEGACY_FREE_ALREADY_FREE;
 		return -1;
 	}
 	if (legacy_ctrl_order(c) == i)
 		return 1;
-	set_verdict(v, GENALLOC_BUG, GENALLOC_ESIZE, "size differs from the allocated size");
+	v->what = LEGACY_FREE_WRONG_SIZE;
 	return -1;
 }
 
@@ -280,15 +253,13 @@ static int judge_interior(const struct gen_pool *pool, struct legacy_frame *f,
 
 		if (legacy_ctrl_is_start(c) && legacy_ctrl_order(c) >= k) {
 			if (c & LEGACY_CTRL_FREE) {
-				set_verdict(v, GENALLOC_BUG, GENALLOC_EDOUBLEFREE,
-					    "address inside a free block");
+				v->what = LEGACY_FREE_ALREADY_FREE;
 				return -1;
 			}
 			break;
 		}
 	}
-	set_verdict(v, GENALLOC_BUG, GENALLOC_EFOREIGN,
-		    "address inside a live block, not its start");
+	v->what = LEGACY_FREE_INSIDE_LIVE;
 	return -1;
 }
 
@@ -300,8 +271,7 @@ static int judge_donation(struct legacy_frame *f, unsigned long a, int i,
 
 	for (unsigned long x = 1; f && x < atoms; x++) {
 		if (legacy_ctrl(f, a)[x] != LEGACY_CTRL_UNKNOWN) {
-			set_verdict(v, GENALLOC_BUG, GENALLOC_EOVERLAP,
-				    "donated range overlaps memory the pool has");
+			v->what = LEGACY_DONATION_OVERLAPS;
 			return -1;
 		}
 	}
@@ -323,8 +293,7 @@ static int judge_free(const struct gen_pool *pool, struct legacy_frame *f,
 			return judge_block_start(c, i, v);
 	}
 	if (a & ((32UL << i) - 1)) {
-		set_verdict(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-			    "address not aligned to the rounded size");
+		v->what = LEGACY_FREE_MISALIGNED;
 		return -1;
 	}
 	if (c == LEGACY_CTRL_INTERIOR)
@@ -348,22 +317,6 @@ static struct legacy_frame *record_donation(struct gen_pool *pool, struct legacy
 	return f;
 }
 
-static int free_args_ok(struct gen_pool *pool, unsigned long addr, int size)
-{
-	const char *msg = NULL;
-
-	if (!pool)
-		msg = "NULL pool";
-	else if (size < 0)
-		msg = "negative size";
-	else if (!addr)
-		msg = "address 0";
-	if (msg)
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free", pool,
-				addr, size < 0 ? 0 : (unsigned long)size, msg);
-	return msg == NULL;
-}
-
 void legacy_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
 {
 	struct legacy_verdict v = { 0 };
@@ -371,15 +324,15 @@ void legacy_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
 	unsigned long s;
 	int i, kind;
 
-	if (!free_args_ok(pool, addr, size))
+	if (!legacy_free_args_ok(pool, addr, size))
 		return;
 	if ((unsigned long)size > legacy_chunk_size(pool))
 		return;
 	i = order_of(size);
 	s = 32UL << i;
-	if (addr > ULONG_MAX - (s - 1)) {
-		genalloc_report(GENALLOC_BUG, GENALLOC_ERANGE, "gen_pool_free", pool,
-				addr, size, "range wraps past the end of the address space");
+	if (legacy_range_wraps(addr, s)) {
+		legacy_report_misuse(LEGACY_FREE_WRAPS, "gen_pool_free", pool, addr,
+				     (unsigned long)size);
 		return;
 	}
 
@@ -389,10 +342,9 @@ void legacy_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
 	if (kind == 0) {
 		f = record_donation(pool, f, addr, i);
 		if (!f)
-			set_verdict(&v, GENALLOC_WARN, GENALLOC_EINVAL,
-				    "no memory to record the donation");
+			v.what = LEGACY_DONATION_NO_MEMORY;
 	}
-	if (!v.code)
+	if (!v.what)
 		release_block(pool, f, addr, i);
 	pthread_mutex_unlock(&pool->lock);
 

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "contract_internal.h"
 #include "genalloc.h"
 
 /* Control bytes. */
@@ -74,19 +75,6 @@ static inline int legacy_ctrl_order(unsigned char c)
 	return c & LEGACY_CTRL_ORDER;
 }
 
-/**
- * struct legacy_verdict - a misuse found while the lock was held
- * @code: 0 if there was none
- *
- * Reports go out only after the lock is dropped, so that a handler that
- * returns may call into the pool again.
- */
-struct legacy_verdict {
-	enum genalloc_severity severity;
-	enum genalloc_errcode code;
-	const char *msg;
-};
-
 /*
  * buddy.c: growth, shared with the prefill at creation.  legacy_grow() asks
  * get_new_chunk for one chunk (the pool locked; the lock is dropped around
@@ -95,8 +83,6 @@ struct legacy_verdict {
  * the chunk was refused.
  */
 void legacy_grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long *chunk);
-void legacy_report(const struct legacy_verdict *v, const char *func,
-		   const struct gen_pool *pool, unsigned long addr, unsigned long size);
 
 /* ctrlmap.c: the frame hash */
 int legacy_map_init(struct gen_pool *pool);
