@@ -13,50 +13,62 @@
  * @severity: BUG when going on would have corrupted the pool, else WARN
  * @code:     the error code
  * @msg:      the message, the same whichever engine found the misuse
+ * @arg:      the argument the report names with its value, or NULL (the
+ *            report then carries an address and a size)
  */
 struct legacy_rule {
 	enum genalloc_severity severity;
 	enum genalloc_errcode code;
 	const char *msg;
+	const char *arg;
 };
 
+/* The arguments a report names, as the 2005 API's manual spells them. */
+static const char arg_shift[] = "max_chunk_shift";
+static const char arg_nr_chunks[] = "nr_chunks";
+static const char arg_size[] = "size";
+
+#define RULE(sev, c, m) { .severity = GENALLOC_##sev, .code = GENALLOC_##c, .msg = (m) }
+#define RULE_ARG(sev, c, m, a) \
+	{ .severity = GENALLOC_##sev, .code = GENALLOC_##c, .msg = (m), .arg = (a) }
+
 static const struct legacy_rule legacy_rules[] = {
-	[LEGACY_SHIFT_ABOVE_LIMIT] = { GENALLOC_WARN, GENALLOC_EINVAL,
-		"max_chunk_shift above page shift + 10" },
-	[LEGACY_SHIFT_BELOW_MIN] = { GENALLOC_WARN, GENALLOC_EINVAL,
-		"max_chunk_shift below ALLOC_MIN_SHIFT" },
-	[LEGACY_NR_CHUNKS_NEGATIVE] = { GENALLOC_WARN, GENALLOC_EINVAL,
-		"negative nr_chunks" },
-	[LEGACY_NR_CHUNKS_WITHOUT_CALLBACK] = { GENALLOC_WARN, GENALLOC_EINVAL,
-		"nr_chunks without get_new_chunk" },
-	[LEGACY_POOL_NULL] = { GENALLOC_WARN, GENALLOC_EINVAL, "NULL pool" },
-	[LEGACY_SIZE_NEGATIVE] = { GENALLOC_WARN, GENALLOC_EINVAL, "negative size" },
-	[LEGACY_ADDR_ZERO] = { GENALLOC_WARN, GENALLOC_EINVAL, "address 0" },
-	[LEGACY_CHUNK_WRAPS] = { GENALLOC_BUG, GENALLOC_ERANGE,
-		"new chunk wraps past the end of the address space" },
-	[LEGACY_CHUNK_MISALIGNED] = { GENALLOC_BUG, GENALLOC_EMISALIGNED,
-		"new chunk not aligned to the chunk size" },
-	[LEGACY_CHUNK_OVERLAPS] = { GENALLOC_BUG, GENALLOC_EOVERLAP,
-		"new chunk overlaps memory the pool has" },
-	[LEGACY_FREE_WRAPS] = { GENALLOC_BUG, GENALLOC_ERANGE,
-		"range wraps past the end of the address space" },
+	[LEGACY_SHIFT_ABOVE_LIMIT] = RULE_ARG(WARN, EINVAL,
+		"max_chunk_shift above page shift + 10", arg_shift),
+	[LEGACY_SHIFT_BELOW_MIN] = RULE_ARG(WARN, EINVAL,
+		"max_chunk_shift below ALLOC_MIN_SHIFT", arg_shift),
+	[LEGACY_NR_CHUNKS_NEGATIVE] = RULE_ARG(WARN, EINVAL,
+		"negative nr_chunks", arg_nr_chunks),
+	[LEGACY_NR_CHUNKS_WITHOUT_CALLBACK] = RULE_ARG(WARN, EINVAL,
+		"nr_chunks without get_new_chunk", arg_nr_chunks),
+	[LEGACY_POOL_NULL] = RULE(WARN, EINVAL, "NULL pool"),
+	[LEGACY_SIZE_NEGATIVE] = RULE_ARG(WARN, EINVAL, "negative size", arg_size),
+	[LEGACY_ADDR_ZERO] = RULE(WARN, EINVAL, "address 0"),
+	[LEGACY_CHUNK_WRAPS] = RULE(BUG, ERANGE,
+		"new chunk wraps past the end of the address space"),
+	[LEGACY_CHUNK_MISALIGNED] = RULE(BUG, EMISALIGNED,
+		"new chunk not aligned to the chunk size"),
+	[LEGACY_CHUNK_OVERLAPS] = RULE(BUG, EOVERLAP,
+		"new chunk overlaps memory the pool has"),
+	[LEGACY_FREE_WRAPS] = RULE(BUG, ERANGE,
+		"range wraps past the end of the address space"),
 	/* At a free block's start or inside one: the bitmap backend keeps no
 	 * free blocks, only free granules, so one message serves both. */
-	[LEGACY_FREE_ALREADY_FREE] = { GENALLOC_BUG, GENALLOC_EDOUBLEFREE,
-		"block is already free" },
-	[LEGACY_FREE_WRONG_SIZE] = { GENALLOC_BUG, GENALLOC_ESIZE,
-		"size differs from the allocated size" },
-	[LEGACY_FREE_MISALIGNED] = { GENALLOC_BUG, GENALLOC_EMISALIGNED,
-		"address not aligned to the rounded size" },
-	[LEGACY_FREE_INSIDE_LIVE] = { GENALLOC_BUG, GENALLOC_EFOREIGN,
-		"address inside a live block, not its start" },
-	[LEGACY_DONATION_OVERLAPS] = { GENALLOC_BUG, GENALLOC_EOVERLAP,
-		"donated range overlaps memory the pool has" },
-	[LEGACY_DONATION_NO_MEMORY] = { GENALLOC_WARN, GENALLOC_EINVAL,
-		"no memory to record the donation" },
-	[LEGACY_HOLD_REFUSED] = { GENALLOC_BUG, GENALLOC_ECORRUPT,
-		"engine refused to hold a new chunk" },
-	[LEGACY_DESTROY_BUSY] = { GENALLOC_BUG, GENALLOC_EBUSY, "pool has live blocks" },
+	[LEGACY_FREE_ALREADY_FREE] = RULE(BUG, EDOUBLEFREE,
+		"block is already free"),
+	[LEGACY_FREE_WRONG_SIZE] = RULE(BUG, ESIZE,
+		"size differs from the allocated size"),
+	[LEGACY_FREE_MISALIGNED] = RULE(BUG, EMISALIGNED,
+		"address not aligned to the rounded size"),
+	[LEGACY_FREE_INSIDE_LIVE] = RULE(BUG, EFOREIGN,
+		"address inside a live block, not its start"),
+	[LEGACY_DONATION_OVERLAPS] = RULE(BUG, EOVERLAP,
+		"donated range overlaps memory the pool has"),
+	[LEGACY_DONATION_NO_MEMORY] = RULE(WARN, EINVAL,
+		"no memory to record the donation"),
+	[LEGACY_HOLD_REFUSED] = RULE(BUG, ECORRUPT,
+		"engine refused to hold a new chunk"),
+	[LEGACY_DESTROY_BUSY] = RULE(BUG, EBUSY, "pool has live blocks"),
 };
 
 void legacy_report_misuse(enum legacy_misuse what, const char *func, const void *pool,
@@ -65,6 +77,16 @@ void legacy_report_misuse(enum legacy_misuse what, const char *func, const void 
 	const struct legacy_rule *r = &legacy_rules[what];
 
 	genalloc_report(r->severity, r->code, func, pool, addr, size, r->msg);
+}
+
+/* A misuse about an argument that an address and a size cannot carry as
+ * given: named, with its value. */
+static void report_arg(enum legacy_misuse what, const char *func, const void *pool,
+		       unsigned long addr, const char *arg, long value)
+{
+	const struct legacy_rule *r = &legacy_rules[what];
+
+	genalloc_report_arg(r->severity, r->code, func, pool, addr, arg, value, r->msg);
 }
 
 void legacy_report(const struct legacy_verdict *v, const char *func, const void *pool,
@@ -102,9 +124,11 @@ static enum legacy_misuse judge_create(int nr_chunks, int max_chunk_shift, int h
 int legacy_create_ok(int nr_chunks, int max_chunk_shift, int has_callback)
 {
 	enum legacy_misuse what = judge_create(nr_chunks, max_chunk_shift, has_callback);
+	const char *arg = legacy_rules[what].arg;
 
 	if (what) {
-		legacy_report_misuse(what, "alloc_gen_pool", NULL, 0, 0);
+		report_arg(what, "alloc_gen_pool", NULL, 0, arg,
+			   arg == arg_shift ? max_chunk_shift : nr_chunks);
 		return -1;
 	}
 	return max_chunk_shift ? max_chunk_shift : legacy_page_shift();
@@ -121,8 +145,11 @@ static int args_ok(const char *func, const void *pool, unsigned long addr, int s
 		what = LEGACY_SIZE_NEGATIVE;
 	else if (is_free && !addr)
 		what = LEGACY_ADDR_ZERO;
-	if (what)
-		legacy_report_misuse(what, func, pool, addr, size < 0 ? 0 : (unsigned long)size);
+	/* Whatever else is wrong, a negative size is reported as given. */
+	if (what && size < 0)
+		report_arg(what, func, pool, addr, arg_size, size);
+	else if (what)
+		legacy_report_misuse(what, func, pool, addr, (unsigned long)size);
 	return what == LEGACY_FINE;
 }
 

@@ -164,7 +164,8 @@ struct gen_pool {
  *
  * Misuse: @max_chunk_shift above page shift + 10, negative, or between 1
  * and ALLOC_MIN_SHIFT - 1, a negative @nr_chunks, or @nr_chunks > 0 with a
- * NULL @get_new_chunk: WARN EINVAL, NULL.
+ * NULL @get_new_chunk: WARN EINVAL, NULL; the report names the argument
+ * (err->arg) and carries the value given (err->arg_value).
  *
  * Return: the pool, or NULL (bad argument, or out of memory for the pool's
  * own bookkeeping).
@@ -209,7 +210,8 @@ GENALLOC_API void legacy_gen_pool_destroy(struct gen_pool *pool);
  * else can fail the call: a frame table that cannot double for the new
  * chunk keeps its size (look-ups walk longer chains).
  *
- * Misuse: NULL @pool or negative @size: WARN EINVAL, 0.  A chunk from the
+ * Misuse: NULL @pool or negative @size: WARN EINVAL, 0 (a negative size is
+ * reported as err->arg "size" with its value).  A chunk from the
  * callback that is misaligned to the chunk size (BUG EMISALIGNED), wraps
  * the address space (BUG ERANGE) or overlaps memory the pool knows (BUG
  * EOVERLAP) is not used; the call then returns 0 (unless another thread
