@@ -15,18 +15,17 @@
  *    frame is allocated before the callback is asked; a chunk the engine
  *    then has no memory to take is kept aside for the next growth, so no
  *    chunk is ever lost.
- *  - donation: the first donation into a frame adds the WHOLE frame to the
- *    engine and at once allocates all of it as a "hold"; each donation then
- *    frees its part of the hold.  Donations that touch are therefore one
- *    free run of one chunk and serve blocks larger than any one of them,
- *    wherever the buddy could have merged them (inside one frame: buddies
- *    never cross a chunk boundary).  Until the hold is in place the frame is
- *    not in the frame table, and allocation skips chunks the table does not
- *    know, so no allocation can slip into the gap.
- *  - speed: that skip is a chunk filter (modern_pool_alloc_filtered()), not
- *    a wrapper algorithm.  The engine recognises its built-in algorithms by
- *    address and answers them from its per-chunk index in O(log n); it
- *    would have to scan every chunk's bitmap for a wrapper.
+ *  - every chunk joins the engine wholly allocated (gen_pool_add_used()),
+ *    goes into the frame table, and only then is freed, in whole or in
+ *    part: nothing is ever handed out of a chunk the table does not know.
+ *  - donation: the first donation into a frame adds the WHOLE frame that
+ *    way and frees only the donated part; the rest stays a "hold".  Each
+ *    later donation frees its part of the hold.  Donations that touch are
+ *    therefore one free run of one chunk and serve blocks larger than any
+ *    one of them, wherever the buddy could have merged them (inside one
+ *    frame: buddies never cross a chunk boundary).
+ *  - speed: requests go to the engine's built-in algorithm as they are,
+ *    which its per-chunk index answers in O(log n).
  *  - misuse: the engine knows which granules are used but not where blocks
  *    start, so each frame records the order of every live block at its
  *    first granule (frames_internal.h); a free must find exactly its block
@@ -35,14 +34,12 @@
  * Allocation and free of known memory take only the engine's own lock;
  * growth and donation take the compat pool's lock.
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "../legacy/contract_internal.h"
 #include "../modern/genalloc.h"
-#include "../modern/pool_internal.h"
 #include "backend_internal.h"
-#include "bitmap_internal.h"
+#include "bitmap_pool_internal.h"
 
 /* 2005 rounding: the smallest power of two >= @size, at least 32. */
 static int order_of(int size)
@@ -55,30 +52,12 @@ static int order_of(int size)
 }
 
 
-/* ------------------------------------------------------------ chunk filters */
-
-/* Allocation: only frames the table knows (see the top comment). */
-static bool bm_known_frame(const struct gen_pool_chunk *chunk, void *data)
-{
-	struct compat_bitmap_pool *bp = data;
-
-	return compat_frames_lookup(&bp->frames, chunk->start_addr) != NULL;
-}
-
-/* The hold: only the chunk just added. */
-static bool bm_new_chunk(const struct gen_pool_chunk *chunk, void *data)
-{
-	const unsigned long *target = data;
-
-	return chunk->start_addr == *target;
-}
-
 /* ------------------------------------------------------------ growth */
 
 /*
  * Make the chunk at @f->base a frame (lock held); @f is taken over.  The
  * table slot is secured before the engine hears of the chunk, so nothing can
- * fail after.  Return: 1 if adopted; -1 if refused (in @v, @f freed) or if
+ * fail after; the chunk joins allocated and is freed once the table has it.  Return: 1 if adopted; -1 if refused (in @v, @f freed) or if
  * there was no memory for the slot or the engine's record: then @f is kept
  * aside for the next growth, since the chunk is already the pool's.
  */
@@ -92,12 +71,13 @@ static int bm_adopt_chunk(struct compat_bitmap_pool *bp, struct compat_frame *f,
 		compat_frame_delete(f);
 		return -1;
 	}
-	if (compat_frames_reserve(&bp->frames) || gen_pool_add(bp->engine, chunk, size, -1)) {
+	if (compat_frames_reserve(&bp->frames) || gen_pool_add_used(bp->engine, chunk, size, -1)) {
 		f->next_pending = bp->pending;
 		bp->pending = f;
 		return -1;
 	}
 	compat_frames_insert(&bp->frames, f);
+	gen_pool_free(bp->engine, chunk, size);
 	bp->obtained_bytes += size;
 	return 1;
 }
@@ -168,9 +148,8 @@ static unsigned long bm_alloc(void *engine, int size)
 	struct compat_frame *f;
 
 	for (;;) {
-		addr = modern_pool_alloc_filtered(bp->engine, compat_bm_order_bytes(order),
-						  gen_pool_first_fit_order_align, NULL,
-						  bm_known_frame, bp);
+		addr = gen_pool_alloc_algo(bp->engine, compat_bm_order_bytes(order),
+					   gen_pool_first_fit_order_align, NULL);
 		if (addr)
 			break;
 		if (!bp->has_callback || grew < 1)
@@ -242,7 +221,8 @@ static void bm_release_donation(struct compat_bitmap_pool *bp, struct compat_fra
 	gen_pool_free(bp->engine, addr, s);
 }
 
-/* The first donation into a frame: add the frame held whole (lock held). */
+/* The first donation into a frame: add the frame held whole, record it,
+ * then free the donated part (lock held). */
 static void bm_donate_new_frame(struct compat_bitmap_pool *bp, unsigned long addr,
 				unsigned long s, struct legacy_verdict *v)
 {
@@ -251,18 +231,14 @@ static void bm_donate_new_frame(struct compat_bitmap_pool *bp, unsigned long add
 
 	if (compat_frames_reserve(&bp->frames) ||
 	    !(f = compat_frame_new(&bp->frames, base, 0)) ||
-	    gen_pool_add(bp->engine, base, compat_bm_frame_size(bp), -1))
+	    gen_pool_add_used(bp->engine, base, compat_bm_frame_size(bp), -1))
 		v->what = LEGACY_DONATION_NO_MEMORY;
-	/* Nobody else can allocate here yet (bm_known_frame skips it). */
-	else if (modern_pool_alloc_filtered(bp->engine, compat_bm_frame_size(bp),
-					    gen_pool_first_fit, NULL, bm_new_chunk, &base) != base)
-		v->what = LEGACY_HOLD_REFUSED;
 	if (v->what) {
 		compat_frame_delete(f);
 		return;
 	}
-	bm_release_donation(bp, f, addr, s);
 	compat_frames_insert(&bp->frames, f);
+	bm_release_donation(bp, f, addr, s);
 }
 
 /*

@@ -66,8 +66,6 @@ static const struct legacy_rule legacy_rules[] = {
 		"donated range overlaps memory the pool has"),
 	[LEGACY_DONATION_NO_MEMORY] = RULE(WARN, EINVAL,
 		"no memory to record the donation"),
-	[LEGACY_HOLD_REFUSED] = RULE(BUG, ECORRUPT,
-		"engine refused to hold a new chunk"),
 	[LEGACY_DESTROY_BUSY] = RULE(BUG, EBUSY, "pool has live blocks"),
 };
 

@@ -57,7 +57,6 @@ enum legacy_misuse {
 	LEGACY_FREE_INSIDE_LIVE,
 	LEGACY_DONATION_OVERLAPS,
 	LEGACY_DONATION_NO_MEMORY,
-	LEGACY_HOLD_REFUSED,		/* compat's engine broke its word */
 	/* gen_pool_destroy() */
 	LEGACY_DESTROY_BUSY,
 };

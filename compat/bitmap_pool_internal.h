@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * compat/bitmap_internal.h - the bitmap backend's state, shared by its
+ * compat/bitmap_pool_internal.h - the bitmap backend's state, shared by its
  * request path (bitmap_backend.c) and its inspection (bitmap_inspect.c).
  * Includes modern/genalloc.h: only the bitmap backend's files may use it.
  */
-#ifndef GENALLOC_COMPAT_BITMAP_INTERNAL_H
-#define GENALLOC_COMPAT_BITMAP_INTERNAL_H
+#ifndef GENALLOC_COMPAT_BITMAP_POOL_INTERNAL_H
+#define GENALLOC_COMPAT_BITMAP_POOL_INTERNAL_H
 
 #include "../modern/genalloc.h"
 #include "backend_internal.h"
@@ -56,4 +56,4 @@ int compat_bitmap_check(void *engine);
 void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st);
 void compat_bitmap_for_each_region(void *engine, compat_region_fn fn, void *data);
 
-#endif /* GENALLOC_COMPAT_BITMAP_INTERNAL_H */
+#endif /* GENALLOC_COMPAT_BITMAP_POOL_INTERNAL_H */
