@@ -28,7 +28,8 @@
  *    which its per-chunk index answers in O(log n).
  *  - misuse: the engine knows which granules are used but not where blocks
  *    start, so each frame records the order of every live block at its
- *    first granule (frames_internal.h); a free must find exactly its block
+ *    first granule (the atom bytes of the 2005 frame table,
+ *    legacy/frames_internal.h); a free must find exactly its block
  *    there, claimed with compare-and-swap so two racing frees of one block
  *    cannot both succeed.
  * Allocation and free of known memory take only the engine's own lock;
@@ -61,22 +62,26 @@ static int order_of(int size)
  * there was no memory for the slot or the engine's record: then @f is kept
  * aside for the next growth, since the chunk is already the pool's.
  */
-static int bm_adopt_chunk(struct compat_bitmap_pool *bp, struct compat_frame *f,
+static int bm_adopt_chunk(struct compat_bitmap_pool *bp, struct legacy_frame *f,
 			  struct legacy_verdict *v)
 {
 	unsigned long size = compat_bm_frame_size(bp), chunk = f->base;
+	int room;
 
-	v->what = legacy_judge_chunk(chunk, size, compat_frames_lookup(&bp->frames, chunk) != NULL);
+	v->what = legacy_judge_chunk(chunk, size, legacy_frames_lookup(bp->frames, chunk) != NULL);
 	if (v->what) {
-		compat_frame_delete(f);
+		legacy_frame_free(f);
 		return -1;
 	}
-	if (compat_frames_reserve(&bp->frames) || gen_pool_add_used(bp->engine, chunk, size, -1)) {
+	room = !legacy_frames_reserve(bp->frames);
+	if (!room || gen_pool_add_used(bp->engine, chunk, size, -1)) {
+		if (room)
+			legacy_frames_unreserve(bp->frames);
 		f->next_pending = bp->pending;
 		bp->pending = f;
 		return -1;
 	}
-	compat_frames_insert(&bp->frames, f);
+	legacy_frames_insert(bp->frames, f);
 	gen_pool_free(bp->engine, chunk, size);
 	bp->obtained_bytes += size;
 	return 1;
@@ -89,9 +94,9 @@ static int bm_adopt_chunk(struct compat_bitmap_pool *bp, struct compat_frame *f,
  * lost for want of its record.  Return: the frame, or NULL with *@rc 0
  * (the callback had nothing) or -1 (no memory: the callback was not asked).
  */
-static struct compat_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc)
+static struct legacy_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc)
 {
-	struct compat_frame *f;
+	struct legacy_frame *f;
 
 	pthread_mutex_lock(bp->lock);
 	f = bp->pending;
@@ -100,14 +105,14 @@ static struct compat_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc
 	pthread_mutex_unlock(bp->lock);
 	if (f)
 		return f;
-	f = compat_frame_new(&bp->frames, 0, 1);
+	f = legacy_frame_new(bp->frames, 0, 1, 0);
 	*rc = -1;
 	if (!f)
 		return NULL;
 	f->base = compat_call_get_new_chunk(bp->cpool, bp);
 	if (f->base)
 		return f;
-	compat_frame_delete(f);
+	legacy_frame_free(f);
 	*rc = 0;
 	return NULL;
 }
@@ -117,7 +122,7 @@ static struct compat_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc
 static int bm_grow(struct compat_bitmap_pool *bp, const char *func)
 {
 	struct legacy_verdict v = { LEGACY_FINE };
-	struct compat_frame *f;
+	struct legacy_frame *f;
 	unsigned long chunk;
 	int rc;
 
@@ -145,7 +150,7 @@ static unsigned long bm_alloc(void *engine, int size)
 	struct compat_bitmap_pool *bp = engine;
 	int order = order_of(size), grew = 1;
 	unsigned long addr;
-	struct compat_frame *f;
+	struct legacy_frame *f;
 
 	for (;;) {
 		addr = gen_pool_alloc_algo(bp->engine, compat_bm_order_bytes(order),
@@ -158,22 +163,20 @@ static unsigned long bm_alloc(void *engine, int size)
 		if (grew < 0)
 			return 0;
 	}
-	f = compat_frames_lookup(&bp->frames, addr);
-	atomic_store_explicit(&f->starts[compat_bm_granule_of(f, addr)],
-			      (unsigned char)(order + 1), memory_order_release);
+	f = legacy_frames_lookup(bp->frames, addr);
+	compat_bm_set_start(f, compat_bm_granule_of(f, addr), order + 1);
 	return addr;
 }
 
 /* ------------------------------------------------------------ free */
 
 /* Is @addr inside a live block (one starting at or before it)? */
-static int bm_inside_live(const struct compat_bitmap_pool *bp, const struct compat_frame *f,
+static int bm_inside_live(const struct compat_bitmap_pool *bp, const struct legacy_frame *f,
 			  unsigned long addr)
 {
 	for (int k = 0; k <= bp->shift - COMPAT_GRANULE_SHIFT; k++) {
 		unsigned long cand = addr & ~(compat_bm_order_bytes(k) - 1);
-		unsigned char v = atomic_load_explicit(&f->starts[compat_bm_granule_of(f, cand)],
-						       memory_order_acquire);
+		int v = compat_bm_start(f, compat_bm_granule_of(f, cand));
 
 		if (v && v - 1 >= k)
 			return 1;
@@ -182,23 +185,19 @@ static int bm_inside_live(const struct compat_bitmap_pool *bp, const struct comp
 }
 
 /* Free @addr in known memory: it must be a live block of @order. */
-static void bm_free_known(struct compat_bitmap_pool *bp, struct compat_frame *f, unsigned long addr,
+static void bm_free_known(struct compat_bitmap_pool *bp, struct legacy_frame *f, unsigned long addr,
 			  int order, int size)
 {
 	struct legacy_verdict v = { LEGACY_FINE };
 
 	if (!(addr & (compat_bm_order_bytes(0) - 1))) {
-		_Atomic unsigned char *st = &f->starts[compat_bm_granule_of(f, addr)];
-		unsigned char cur = atomic_load_explicit(st, memory_order_acquire);
+		int seen = compat_bm_take_start(f, compat_bm_granule_of(f, addr), order + 1);
 
-		while (cur == order + 1) {
-			if (atomic_compare_exchange_weak_explicit(st, &cur, 0, memory_order_acq_rel,
-								  memory_order_acquire)) {
-				gen_pool_free(bp->engine, addr, compat_bm_order_bytes(order));
-				return;
-			}
+		if (seen == order + 1) {
+			gen_pool_free(bp->engine, addr, compat_bm_order_bytes(order));
+			return;
 		}
-		if (cur)
+		if (seen)
 			v.what = LEGACY_FREE_WRONG_SIZE;
 	}
 	if (!v.what && (addr & (compat_bm_order_bytes(order) - 1)))
@@ -212,7 +211,7 @@ static void bm_free_known(struct compat_bitmap_pool *bp, struct compat_frame *f,
 
 /* Donated memory becomes free: mark it known first, so that once the engine
  * can hand it out its free is recognised. */
-static void bm_release_donation(struct compat_bitmap_pool *bp, struct compat_frame *f,
+static void bm_release_donation(struct compat_bitmap_pool *bp, struct legacy_frame *f,
 				unsigned long addr, unsigned long s)
 {
 	compat_frame_mark_known(f, compat_bm_granule_of(f, addr), s >> COMPAT_GRANULE_SHIFT);
@@ -227,17 +226,20 @@ static void bm_donate_new_frame(struct compat_bitmap_pool *bp, unsigned long add
 				unsigned long s, struct legacy_verdict *v)
 {
 	unsigned long base = addr & ~(compat_bm_frame_size(bp) - 1);
-	struct compat_frame *f = NULL;
+	struct legacy_frame *f = NULL;
 
-	if (compat_frames_reserve(&bp->frames) ||
-	    !(f = compat_frame_new(&bp->frames, base, 0)) ||
-	    gen_pool_add_used(bp->engine, base, compat_bm_frame_size(bp), -1))
+	if (legacy_frames_reserve(bp->frames)) {
 		v->what = LEGACY_DONATION_NO_MEMORY;
-	if (v->what) {
-		compat_frame_delete(f);
 		return;
 	}
-	compat_frames_insert(&bp->frames, f);
+	f = legacy_frame_new(bp->frames, base, 0, 1);
+	if (!f || gen_pool_add_used(bp->engine, base, compat_bm_frame_size(bp), -1)) {
+		legacy_frames_unreserve(bp->frames);
+		legacy_frame_free(f);
+		v->what = LEGACY_DONATION_NO_MEMORY;
+		return;
+	}
+	legacy_frames_insert(bp->frames, f);
 	bm_release_donation(bp, f, addr, s);
 }
 
@@ -250,11 +252,11 @@ static int bm_donate(struct compat_bitmap_pool *bp, unsigned long addr, int orde
 {
 	unsigned long s = compat_bm_order_bytes(order);
 	struct legacy_verdict v = { LEGACY_FINE };
-	struct compat_frame *f;
+	struct legacy_frame *f;
 	int known = 0;
 
 	pthread_mutex_lock(bp->lock);
-	f = compat_frames_lookup(&bp->frames, addr);
+	f = legacy_frames_lookup(bp->frames, addr);
 	if (f && compat_frame_is_known(f, compat_bm_granule_of(f, addr)))
 		known = 1;
 	else if (f && compat_frame_any_known(f, compat_bm_granule_of(f, addr), s >> COMPAT_GRANULE_SHIFT))
@@ -274,12 +276,12 @@ static void bm_free(void *engine, unsigned long addr, int size)
 	int order = order_of(size);
 	unsigned long s = compat_bm_order_bytes(order);
 	struct legacy_verdict v = { LEGACY_FINE };
-	struct compat_frame *f;
+	struct legacy_frame *f;
 
 	if (legacy_range_wraps(addr, s))
 		v.what = LEGACY_FREE_WRAPS;
 	while (!v.what) {
-		f = compat_frames_lookup(&bp->frames, addr);
+		f = legacy_frames_lookup(bp->frames, addr);
 		if (f && compat_frame_is_known(f, compat_bm_granule_of(f, addr))) {
 			bm_free_known(bp, f, addr, order, size);
 			return;
@@ -295,10 +297,9 @@ static void bm_free(void *engine, unsigned long addr, int size)
 /* ------------------------------------------------------------ inspection */
 
 /* Free the undonated rest of a donated frame (destroy only). */
-static void bm_release_hold(struct compat_frame *f, void *data)
+static void bm_release_hold(struct compat_bitmap_pool *bp, const struct legacy_frame *f)
 {
-	struct compat_bitmap_pool *bp = data;
-	unsigned long n = compat_frame_granules(&bp->frames), g = 0, end;
+	unsigned long n = legacy_frame_atoms(bp->frames), g = 0, end;
 
 	if (f->from_callback)
 		return;
@@ -320,20 +321,21 @@ static int bm_destroy(void *engine)
 	struct compat_bitmap_pool *bp = engine;
 	unsigned long known = bp->obtained_bytes + bp->donated_bytes;
 	unsigned long avail = gen_pool_avail(bp->engine);
+	struct legacy_frame *f;
 
 	if (avail != known) {
 		legacy_report_misuse(LEGACY_DESTROY_BUSY, "gen_pool_destroy", bp->cpool, 0,
 				     known - avail);
 		return -1;
 	}
-	compat_frames_for_each(&bp->frames, bm_release_hold, bp);
+	for (unsigned long i = 0; (f = legacy_frames_next(bp->frames, &i));)
+		bm_release_hold(bp, f);
 	gen_pool_destroy(bp->engine);
-	compat_frames_destroy(&bp->frames);
+	legacy_frames_destroy(bp->frames);
 	while (bp->pending) {
-		struct compat_frame *f = bp->pending;
-
+		f = bp->pending;
 		bp->pending = f->next_pending;
-		compat_frame_delete(f);
+		legacy_frame_free(f);
 	}
 	free(bp);
 	return 0;
@@ -351,8 +353,10 @@ static void *bm_create(void *cpool, pthread_mutex_t *lock, int nr_chunks, int sh
 	bp->shift = shift;
 	bp->has_callback = has_callback;
 	bp->engine = gen_pool_create(COMPAT_GRANULE_SHIFT, -1);
-	if (!bp->engine || compat_frames_init(&bp->frames, shift)) {
+	bp->frames = legacy_frames_create(shift);
+	if (!bp->engine || !bp->frames) {
 		gen_pool_destroy(bp->engine);
+		legacy_frames_destroy(bp->frames);
 		free(bp);
 		return NULL;
 	}

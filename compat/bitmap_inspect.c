@@ -14,9 +14,9 @@
 
 #include "bitmap_pool_internal.h"
 
-static int start_order(const struct compat_frame *f, unsigned long g)
+static int start_order(const struct legacy_frame *f, unsigned long g)
 {
-	return atomic_load_explicit(&f->starts[g], memory_order_acquire) - 1;
+	return compat_bm_start(f, g) - 1;
 }
 
 /**
@@ -40,10 +40,10 @@ struct bm_check {
 };
 
 /* A live block of @order at granule @g: aligned, inside the frame, known. */
-static const char *check_block(const struct compat_bitmap_pool *bp, const struct compat_frame *f,
+static const char *check_block(const struct compat_bitmap_pool *bp, const struct legacy_frame *f,
 			       unsigned long g, int order)
 {
-	unsigned long blk = 1UL << order, n = compat_frame_granules(&bp->frames);
+	unsigned long blk = 1UL << order, n = legacy_frame_atoms(bp->frames);
 
 	if (order > bp->shift - COMPAT_GRANULE_SHIFT || (g & (blk - 1)) || g + blk > n)
 		return "live block misaligned or past its frame";
@@ -58,7 +58,7 @@ static void check_chunk(struct gen_pool *engine, struct gen_pool_chunk *chunk, v
 {
 	struct bm_check *c = data;
 	struct compat_bitmap_pool *bp = c->bp;
-	struct compat_frame *f = compat_frames_lookup(&bp->frames, chunk->start_addr);
+	struct legacy_frame *f = legacy_frames_lookup(bp->frames, chunk->start_addr);
 
 	(void)engine;
 	c->chunks++;
@@ -68,7 +68,7 @@ static void check_chunk(struct gen_pool *engine, struct gen_pool_chunk *chunk, v
 }
 
 /* Granule @g of @f, which the engine says is @used. */
-static void check_granule(struct bm_check *c, const struct compat_frame *f, unsigned long g,
+static void check_granule(struct bm_check *c, const struct legacy_frame *f, unsigned long g,
 			  bool used)
 {
 	int order = start_order(f, g);
@@ -90,7 +90,7 @@ static int check_run(struct gen_pool *engine, struct gen_pool_chunk *chunk, unsi
 		     size_t size, bool used, void *data)
 {
 	struct bm_check *c = data;
-	struct compat_frame *f = compat_frames_lookup(&c->bp->frames, addr);
+	struct legacy_frame *f = legacy_frames_lookup(c->bp->frames, addr);
 	unsigned long g = compat_bm_granule_of(f, addr), end = g + (size >> COMPAT_GRANULE_SHIFT);
 
 	(void)engine;
@@ -101,7 +101,7 @@ static int check_run(struct gen_pool *engine, struct gen_pool_chunk *chunk, unsi
 	}
 	for (; g < end && !c->msg; g++)
 		check_granule(c, f, g, used);
-	if (!c->msg && end == compat_frame_granules(&c->bp->frames) && !f->from_callback) {
+	if (!c->msg && end == legacy_frame_atoms(c->bp->frames) && !f->from_callback) {
 		if (c->known << COMPAT_GRANULE_SHIFT != f->donated_bytes)
 			c->msg = "frame's donated bytes disagree with its map";
 		c->donated_bytes += f->donated_bytes;
@@ -122,7 +122,7 @@ int compat_bitmap_check(void *engine)
 	gen_pool_for_each_chunk(bp->engine, check_chunk, &c);
 	if (!c.msg)
 		gen_pool_for_each_run(bp->engine, GEN_POOL_RUNS_ALL, check_run, &c);
-	if (!c.msg && c.chunks != bp->frames.count)
+	if (!c.msg && c.chunks != bp->frames->count)
 		c.msg = "frame table and engine chunks differ";
 	else if (!c.msg && c.donated_bytes != bp->donated_bytes)
 		c.msg = "donated bytes disagree with the frames";
@@ -190,10 +190,9 @@ void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st)
 	st->donated_bytes = bp->donated_bytes;
 	st->free_bytes = l.free_bytes;
 	st->largest_free = l.granules << COMPAT_GRANULE_SHIFT;
-	st->metadata_bytes = sizeof(*bp) + ms.metadata_bytes +
-			     compat_frames_metadata(&bp->frames);
-	for (struct compat_frame *f = bp->pending; f; f = f->next_pending)
-		st->metadata_bytes += sizeof(*f) + compat_frame_granules(&bp->frames);
+	st->metadata_bytes = sizeof(*bp) + ms.metadata_bytes + bp->frames->bytes;
+	for (struct legacy_frame *f = bp->pending; f; f = f->next_pending)
+		st->metadata_bytes += legacy_frame_bytes(bp->frames, f);
 	pthread_mutex_unlock(bp->lock);
 }
 
@@ -204,23 +203,23 @@ struct bm_visit {
 };
 
 /* The donated frame right above (@dir 1) or below (@dir -1) @f, if any. */
-static struct compat_frame *donated_neighbour(struct compat_bitmap_pool *bp,
-					      const struct compat_frame *f, int dir)
+static struct legacy_frame *donated_neighbour(struct compat_bitmap_pool *bp,
+					      const struct legacy_frame *f, int dir)
 {
 	unsigned long size = compat_bm_frame_size(bp);
-	struct compat_frame *n;
+	struct legacy_frame *n;
 
 	if (dir < 0 ? f->base == 0 : f->base > ULONG_MAX - size)
 		return NULL;
-	n = compat_frames_lookup(&bp->frames, dir < 0 ? f->base - size : f->base + size);
+	n = legacy_frames_lookup(bp->frames, dir < 0 ? f->base - size : f->base + size);
 	return n && !n->from_callback ? n : NULL;
 }
 
 /* Bytes of donated memory from granule @g of @f on, across frame edges. */
-static unsigned long donated_run(struct compat_bitmap_pool *bp, struct compat_frame *f,
+static unsigned long donated_run(struct compat_bitmap_pool *bp, struct legacy_frame *f,
 				 unsigned long g)
 {
-	unsigned long n = compat_frame_granules(&bp->frames), bytes = 0, end;
+	unsigned long n = legacy_frame_atoms(bp->frames), bytes = 0, end;
 
 	for (; f; f = donated_neighbour(bp, f, 1), g = 0) {
 		for (end = g; end < n && compat_frame_is_known(f, end); end++)
@@ -233,22 +232,21 @@ static unsigned long donated_run(struct compat_bitmap_pool *bp, struct compat_fr
 }
 
 /* Does donated granule @g of @f start a run (rather than continue one)? */
-static int starts_run(struct compat_bitmap_pool *bp, struct compat_frame *f, unsigned long g)
+static int starts_run(struct compat_bitmap_pool *bp, struct legacy_frame *f, unsigned long g)
 {
-	struct compat_frame *below;
+	struct legacy_frame *below;
 
 	if (g)
 		return !compat_frame_is_known(f, g - 1);
 	below = donated_neighbour(bp, f, -1);
-	return !below || !compat_frame_is_known(below, compat_frame_granules(&bp->frames) - 1);
+	return !below || !compat_frame_is_known(below, legacy_frame_atoms(bp->frames) - 1);
 }
 
 /* A callback frame is one region; donated memory one per maximal run, as
  * the buddy backend reports it (runs may cross frame edges). */
-static void visit_frame(struct compat_frame *f, void *data)
+static void visit_frame(struct legacy_frame *f, struct bm_visit *v)
 {
-	struct bm_visit *v = data;
-	unsigned long n = compat_frame_granules(&v->bp->frames);
+	unsigned long n = legacy_frame_atoms(v->bp->frames);
 
 	if (f->from_callback) {
 		v->fn(v->bp->cpool, f->base, compat_bm_frame_size(v->bp), 1, v->data);
@@ -264,11 +262,13 @@ void compat_bitmap_for_each_region(void *engine, compat_region_fn fn, void *data
 {
 	struct compat_bitmap_pool *bp = engine;
 	struct bm_visit v = { bp, fn, data };
+	struct legacy_frame *f;
 
 	pthread_mutex_lock(bp->lock);
-	compat_frames_for_each(&bp->frames, visit_frame, &v);
+	for (unsigned long i = 0; (f = legacy_frames_next(bp->frames, &i));)
+		visit_frame(f, &v);
 	/* A chunk kept aside is the program's to release like any other. */
-	for (struct compat_frame *f = bp->pending; f; f = f->next_pending)
+	for (f = bp->pending; f; f = f->next_pending)
 		fn(bp->cpool, f->base, compat_bm_frame_size(bp), 1, data);
 	pthread_mutex_unlock(bp->lock);
 }

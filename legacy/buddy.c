@@ -12,8 +12,9 @@
  *     Lists are doubly linked so that a buddy can leave its list in O(1),
  *     and pushed at the head, so they read in the same order as the 2005
  *     singly linked LIFO lists and every address handed out is the same.
- *   - out of band (internal.h): one control byte per 32-byte atom of every
- *     frame the pool knows, like SQLite mem5's aCtrl[]: the first atom of a
+ *   - out of band (internal.h, in the frame table of frames_internal.h):
+ *     one control byte per 32-byte atom of every frame the pool knows, like
+ *     SQLite mem5's aCtrl[]: the first atom of a
  *     block records free/live and the order, the others "interior", memory
  *     the pool does not own "unknown".
  *
@@ -28,7 +29,7 @@
  * pool) that write is most of what a free costs, and it is the price of
  * keeping the lists in the managed memory as 2005 did.  Prefetching the
  * block, its buddy or the control byte from inside the call was measured
- * (issue 7) and gained nothing: the two misses already overlap.
+ * and gained nothing: the two misses already overlap.
  *
  * The map is also the checked mode: before a free writes anything, the
  * control bytes tell a live block of the right size from a double free, a
@@ -149,9 +150,10 @@ static unsigned long take_block(struct gen_pool *pool, int j, int i)
  * Make a chunk from get_new_chunk a free block.
  * @pool:  the pool, locked
  * @chunk: the chunk's address, not 0
- * @f:     a frame from legacy_frame_new(), allocated before the callback was
- *         asked, so that adopting cannot run out of memory; taken over
- *         (inserted, or freed if the chunk is refused)
+ * @f:     a frame from legacy_frame_new(), allocated (and its table slot
+ *         reserved) before the callback was asked, so that adopting cannot
+ *         run out of memory; taken over (inserted, or freed if the chunk is
+ *         refused)
  * @v:     set if the chunk is refused; v->what stays LEGACY_FINE if it was
  *         taken
  */
@@ -162,10 +164,12 @@ static void adopt_chunk(struct gen_pool *pool, unsigned long chunk, struct legac
 
 	v->what = legacy_judge_chunk(chunk, size, legacy_map_find(pool, chunk) != NULL);
 	if (v->what) {
+		legacy_frames_unreserve(pool->frames);
 		legacy_frame_free(f);
 		return;
 	}
-	legacy_map_insert(pool, f, chunk);
+	f->base = chunk;
+	legacy_frames_insert(pool->frames, f);
 	memset(f->ctrl, LEGACY_CTRL_INTERIOR, legacy_atoms_per_frame(pool));
 	f->ctrl[0] = LEGACY_CTRL_FREE | (pool->nr_orders - 1);
 	list_push(pool, pool->nr_orders - 1, chunk);
@@ -175,9 +179,10 @@ static void adopt_chunk(struct gen_pool *pool, unsigned long chunk, struct legac
 /*
  * Ask for a chunk with the lock dropped, as 2005 did (the callback may sleep
  * or free into the pool); the chunk is pushed, not assigned, so blocks freed
- * meanwhile stay on the list.  Its record is allocated first: a chunk the
- * pool got but could not record would be lost to the program (2005 needed
- * no record), so without memory for one the callback is not called.
+ * meanwhile stay on the list.  Its record (a frame, and room for it in the
+ * frame table) is secured first: a chunk the pool got but could not record
+ * would be lost to the program (2005 needed no record), so without memory
+ * for one the callback is not called.
  */
 void legacy_grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long *chunk)
 {
@@ -186,16 +191,22 @@ void legacy_grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long 
 	*chunk = 0;
 	if (!pool->get_new_chunk)
 		return;
-	f = legacy_frame_new(pool, 1);
+	f = legacy_frame_new(pool->frames, 0, 1, 0);
 	if (!f)
 		return;
+	if (legacy_frames_reserve(pool->frames)) {
+		legacy_frame_free(f);
+		return;
+	}
 	pthread_mutex_unlock(&pool->lock);
 	*chunk = pool->get_new_chunk(pool);
 	pthread_mutex_lock(&pool->lock);
-	if (*chunk)
+	if (*chunk) {
 		adopt_chunk(pool, *chunk, f, v);
-	else
+	} else {
+		legacy_frames_unreserve(pool->frames);
 		legacy_frame_free(f);
+	}
 }
 
 unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
@@ -308,10 +319,16 @@ static struct legacy_frame *record_donation(struct gen_pool *pool, struct legacy
 {
 	unsigned long s = 32UL << i;
 
-	if (!f)
-		f = legacy_map_add(pool, a, 0);
-	if (!f)
-		return NULL;
+	if (!f) {
+		f = legacy_frame_new(pool->frames, a & ~(legacy_chunk_size(pool) - 1), 0, 0);
+		if (!f)
+			return NULL;
+		if (legacy_frames_reserve(pool->frames)) {
+			legacy_frame_free(f);
+			return NULL;
+		}
+		legacy_frames_insert(pool->frames, f);
+	}
 	memset(legacy_ctrl(f, a), LEGACY_CTRL_INTERIOR, s >> ALLOC_MIN_SHIFT);
 	pool->donated_bytes += s;
 	return f;

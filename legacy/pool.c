@@ -9,7 +9,7 @@
 
 static void free_bookkeeping(struct gen_pool *pool)
 {
-	legacy_map_release(pool);
+	legacy_frames_destroy(pool->frames);
 	free(pool->h);
 	free(pool);
 }
@@ -51,7 +51,8 @@ struct gen_pool *legacy_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
 	pool->max_chunk_shift = max_chunk_shift;
 	pool->nr_orders = max_chunk_shift - ALLOC_MIN_SHIFT + 1;
 	pool->h = calloc(pool->nr_orders, sizeof(*pool->h));
-	if (!pool->h || legacy_map_init(pool)) {
+	pool->frames = legacy_frames_create(max_chunk_shift);
+	if (!pool->h || !pool->frames) {
 		free_bookkeeping(pool);
 		return NULL;
 	}
