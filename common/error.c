@@ -53,6 +53,7 @@ void genalloc_default_error_handler(const struct genalloc_error *err)
 		abort();
 }
 
+/* Every report, whichever function made it, reaches the handler here. */
 static void deliver(const struct genalloc_error *err)
 {
 	genalloc_error_fn fn = atomic_load(&genalloc_handler);
@@ -65,17 +66,8 @@ void genalloc_report(enum genalloc_severity severity,
 		     const void *pool, unsigned long addr, size_t size,
 		     const char *msg)
 {
-	const struct genalloc_error err = {
-		.severity = severity,
-		.code = code,
-		.func = func,
-		.pool = pool,
-		.addr = addr,
-		.size = size,
-		.msg = msg,
-	};
-
-	deliver(&err);
+	deliver(&(const struct genalloc_error){ .severity = severity, .code = code,
+		.func = func, .pool = pool, .addr = addr, .size = size, .msg = msg });
 }
 
 void genalloc_report_arg(enum genalloc_severity severity,
@@ -83,16 +75,7 @@ void genalloc_report_arg(enum genalloc_severity severity,
 			 const void *pool, unsigned long addr,
 			 const char *arg, long arg_value, const char *msg)
 {
-	const struct genalloc_error err = {
-		.severity = severity,
-		.code = code,
-		.func = func,
-		.pool = pool,
-		.addr = addr,
-		.msg = msg,
-		.arg = arg,
-		.arg_value = arg_value,
-	};
-
-	deliver(&err);
+	deliver(&(const struct genalloc_error){ .severity = severity, .code = code,
+		.func = func, .pool = pool, .addr = addr, .msg = msg, .arg = arg,
+		.arg_value = arg_value });
 }
