@@ -87,13 +87,6 @@ static void report_arg(enum legacy_misuse what, const char *func, const void *po
 	genalloc_report_arg(r->severity, r->code, func, pool, addr, arg, value, r->msg);
 }
 
-void legacy_report(const struct legacy_verdict *v, const char *func, const void *pool,
-		   unsigned long addr, unsigned long size)
-{
-	if (v->what)
-		legacy_report_misuse(v->what, func, pool, addr, size);
-}
-
 int legacy_page_shift(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -132,8 +125,8 @@ int legacy_create_ok(int nr_chunks, int max_chunk_shift, int has_callback)
 	return max_chunk_shift ? max_chunk_shift : legacy_page_shift();
 }
 
-static int args_ok(const char *func, const void *pool, unsigned long addr, int size,
-		   int is_free)
+void legacy_refuse_args(const char *func, const void *pool, unsigned long addr, int size,
+			int is_free)
 {
 	enum legacy_misuse what = LEGACY_FINE;
 
@@ -148,17 +141,6 @@ static int args_ok(const char *func, const void *pool, unsigned long addr, int s
 		report_arg(what, func, pool, addr, arg_size, size);
 	else if (what)
 		legacy_report_misuse(what, func, pool, addr, (unsigned long)size);
-	return what == LEGACY_FINE;
-}
-
-int legacy_alloc_args_ok(const void *pool, int size)
-{
-	return args_ok("gen_pool_alloc", pool, 0, size, 0);
-}
-
-int legacy_free_args_ok(const void *pool, unsigned long addr, int size)
-{
-	return args_ok("gen_pool_free", pool, addr, size, 1);
 }
 
 enum legacy_misuse legacy_judge_chunk(unsigned long chunk, unsigned long size, int known)

@@ -91,15 +91,34 @@ int legacy_page_shift(void);
 int legacy_create_ok(int nr_chunks, int max_chunk_shift, int has_callback);
 
 /**
+ * legacy_refuse_args() - report the first of legacy_alloc_args_ok()'s or
+ * legacy_free_args_ok()'s checks that failed (out of line: it is rare)
+ * @func:    "gen_pool_alloc" or "gen_pool_free"
+ * @pool:    the pool, opaque
+ * @addr:    the address given (0 for an allocation)
+ * @size:    the size given
+ * @is_free: whether address 0 is refused too
+ */
+void legacy_refuse_args(const char *func, const void *pool, unsigned long addr, int size,
+			int is_free);
+
+/**
  * legacy_alloc_args_ok() - the checks every 2005 allocation makes first
  * @pool: the pool, opaque
  * @size: the size given
  *
  * A NULL pool, then a negative size, is refused with a WARN EINVAL.
+ * Inline: every call makes them.
  *
  * Return: 1 if the request may go on, else 0.
  */
-int legacy_alloc_args_ok(const void *pool, int size);
+static inline int legacy_alloc_args_ok(const void *pool, int size)
+{
+	if (pool && size >= 0)
+		return 1;
+	legacy_refuse_args("gen_pool_alloc", pool, 0, size, 0);
+	return 0;
+}
 
 /**
  * legacy_free_args_ok() - the checks every 2005 free makes first
@@ -108,11 +127,17 @@ int legacy_alloc_args_ok(const void *pool, int size);
  * @size: the size given
  *
  * A NULL pool, a negative size, then address 0, is refused with a WARN
- * EINVAL.
+ * EINVAL.  Inline: every call makes them.
  *
  * Return: 1 if the request may go on, else 0.
  */
-int legacy_free_args_ok(const void *pool, unsigned long addr, int size);
+static inline int legacy_free_args_ok(const void *pool, unsigned long addr, int size)
+{
+	if (pool && size >= 0 && addr)
+		return 1;
+	legacy_refuse_args("gen_pool_free", pool, addr, size, 1);
+	return 0;
+}
 
 /**
  * legacy_range_wraps() - does [@addr, @addr + @size) run past the address space?
@@ -153,8 +178,14 @@ void legacy_report_misuse(enum legacy_misuse what, const char *func, const void 
  * @pool: the pool, opaque
  * @addr: the address involved, or 0
  * @size: the size involved (bytes), or 0
+ *
+ * Inline: every alloc and free ends here, nearly always with nothing to say.
  */
-void legacy_report(const struct legacy_verdict *v, const char *func, const void *pool,
-		   unsigned long addr, unsigned long size);
+static inline void legacy_report(const struct legacy_verdict *v, const char *func,
+				 const void *pool, unsigned long addr, unsigned long size)
+{
+	if (v->what)
+		legacy_report_misuse(v->what, func, pool, addr, size);
+}
 
 #endif /* GENALLOC_LEGACY_CONTRACT_INTERNAL_H */
