@@ -58,9 +58,10 @@ static int order_of(int size)
 /*
  * Make the chunk at @f->base a frame (lock held); @f is taken over.  The
  * table slot is secured before the engine hears of the chunk, so nothing can
- * fail after; the chunk joins allocated and is freed once the table has it.  Return: 1 if adopted; -1 if refused (in @v, @f freed) or if
- * there was no memory for the slot or the engine's record: then @f is kept
- * aside for the next growth, since the chunk is already the pool's.
+ * fail after; the chunk joins allocated and is freed once the table has it.
+ * Return: 1 if adopted; -1 if refused (in @v, @f freed) or if there was no
+ * memory for the slot or the engine's record: then @f is kept aside for the
+ * next growth, since the chunk is already the pool's.
  */
 static int bm_adopt_chunk(struct compat_bitmap_pool *bp, struct legacy_frame *f,
 			  struct legacy_verdict *v)
@@ -102,10 +103,11 @@ static struct legacy_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc
 	f = bp->pending;
 	if (f)
 		bp->pending = f->next_pending;
+	else	/* under the lock: its colour reads the table */
+		f = legacy_frame_new(bp->frames, 0, 1, 0);
 	pthread_mutex_unlock(bp->lock);
-	if (f)
+	if (f && f->base)
 		return f;
-	f = legacy_frame_new(bp->frames, 0, 1, 0);
 	*rc = -1;
 	if (!f)
 		return NULL;
@@ -226,7 +228,7 @@ static void bm_donate_new_frame(struct compat_bitmap_pool *bp, unsigned long add
 				unsigned long s, struct legacy_verdict *v)
 {
 	unsigned long base = addr & ~(compat_bm_frame_size(bp) - 1);
-	struct legacy_frame *f = NULL;
+	struct legacy_frame *f;
 
 	if (legacy_frames_reserve(bp->frames)) {
 		v->what = LEGACY_DONATION_NO_MEMORY;
