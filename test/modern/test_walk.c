@@ -74,6 +74,19 @@ static struct gen_pool *layout(void)
 	return pool;
 }
 
+/* Free every used run the walk reports: the pool must then be empty. */
+static void drop(struct gen_pool *pool)
+{
+	struct runs r = { 0 };
+
+	ck_assert_int_eq(gen_pool_for_each_run(pool, GEN_POOL_RUNS_USED, record_run, &r), 0);
+	for (int i = 0; i < r.n; i++)
+		gen_pool_free(pool, r.addr[i], r.size[i]);
+	ck_assert_uint_eq(gen_pool_avail(pool), gen_pool_size(pool));
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
+}
+
 START_TEST(added_used_chunk_is_allocated_until_freed)
 {
 	struct gen_pool *pool = gen_pool_create(5, -1);
@@ -113,6 +126,7 @@ START_TEST(free_runs_in_address_order)
 	expect_runs(pool, GEN_POOL_RUNS_FREE, 2, want);
 	gen_pool_set_lockless(pool, true);
 	expect_runs(pool, GEN_POOL_RUNS_FREE, 2, want);
+	drop(pool);
 }
 END_TEST
 
@@ -126,6 +140,7 @@ START_TEST(used_runs_in_address_order)
 	};
 
 	expect_runs(pool, GEN_POOL_RUNS_USED, 3, want);
+	drop(pool);
 }
 END_TEST
 
@@ -141,6 +156,7 @@ START_TEST(all_runs_tile_each_chunk)
 	};
 
 	expect_runs(pool, GEN_POOL_RUNS_ALL, 5, want);
+	drop(pool);
 }
 END_TEST
 
@@ -153,6 +169,7 @@ START_TEST(visitor_stops_the_walk)
 	ck_assert_int_eq(r.n, 2);
 	/* The lock was dropped: the pool still allocates. */
 	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0x10040);
+	drop(pool);
 }
 END_TEST
 
@@ -187,6 +204,7 @@ START_TEST(bad_arguments_are_refused)
 	ck_assert_int_eq(r.n, 0);
 	ck_assert_int_eq(gen_pool_add_used(NULL, 0x1000, 64, -1), -EINVAL);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	drop(pool);
 }
 END_TEST
 
