@@ -39,13 +39,26 @@ const char *genalloc_strerror(enum genalloc_errcode code)
 
 void genalloc_default_error_handler(const struct genalloc_error *err)
 {
+	const char *sev = err->severity == GENALLOC_BUG ? "BUG" : "WARN";
+	const char *msg = err->msg ? err->msg : genalloc_strerror(err->code);
+
 	/* One line, written at once, so that concurrent reports do not interleave. */
-	fprintf(stderr, "genalloc: %s: %s: %s (pool %p, addr %#lx, size %zu)\n",
-		err->severity == GENALLOC_BUG ? "BUG" : "WARN", err->func,
-		err->msg ? err->msg : genalloc_strerror(err->code), err->pool,
-		err->addr, err->size);
+	if (err->arg)
+		fprintf(stderr, "genalloc: %s: %s: %s (pool %p, addr %#lx, %s %ld)\n", sev,
+			err->func, msg, err->pool, err->addr, err->arg, err->arg_value);
+	else
+		fprintf(stderr, "genalloc: %s: %s: %s (pool %p, addr %#lx, size %zu)\n", sev,
+			err->func, msg, err->pool, err->addr, err->size);
 	if (err->severity == GENALLOC_BUG)
 		abort();
+}
+
+/* Every report, whichever function made it, reaches the handler here. */
+static void deliver(const struct genalloc_error *err)
+{
+	genalloc_error_fn fn = atomic_load(&genalloc_handler);
+
+	(fn ? fn : genalloc_default_error_handler)(err);
 }
 
 void genalloc_report(enum genalloc_severity severity,
@@ -53,16 +66,16 @@ void genalloc_report(enum genalloc_severity severity,
 		     const void *pool, unsigned long addr, size_t size,
 		     const char *msg)
 {
-	const struct genalloc_error err = {
-		.severity = severity,
-		.code = code,
-		.func = func,
-		.pool = pool,
-		.addr = addr,
-		.size = size,
-		.msg = msg,
-	};
-	genalloc_error_fn fn = atomic_load(&genalloc_handler);
+	deliver(&(const struct genalloc_error){ .severity = severity, .code = code,
+		.func = func, .pool = pool, .addr = addr, .size = size, .msg = msg });
+}
 
-	(fn ? fn : genalloc_default_error_handler)(&err);
+void genalloc_report_arg(enum genalloc_severity severity,
+			 enum genalloc_errcode code, const char *func,
+			 const void *pool, unsigned long addr,
+			 const char *arg, long arg_value, const char *msg)
+{
+	deliver(&(const struct genalloc_error){ .severity = severity, .code = code,
+		.func = func, .pool = pool, .addr = addr, .msg = msg, .arg = arg,
+		.arg_value = arg_value });
 }

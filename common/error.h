@@ -59,6 +59,10 @@ enum genalloc_errcode {
  * @addr:     the address involved (0 if none)
  * @size:     the size involved (0 if none)
  * @msg:      a short human-readable explanation
+ * @arg:      NULL, or the name of the argument the report is about when
+ *            @addr and @size cannot carry it as given: "max_chunk_shift",
+ *            "nr_chunks", or "size" for a negative size (@size is then 0)
+ * @arg_value: that argument's value, as the caller gave it
  */
 struct genalloc_error {
 	enum genalloc_severity severity;
@@ -68,6 +72,8 @@ struct genalloc_error {
 	unsigned long addr;
 	size_t size;
 	const char *msg;
+	const char *arg;
+	long arg_value;
 };
 
 /** typedef genalloc_error_fn - an error handler; may return or not */
@@ -86,7 +92,8 @@ GENALLOC_API genalloc_error_fn genalloc_set_error_handler(genalloc_error_fn fn);
  * @err: the error
  *
  * Prints "genalloc: BUG|WARN: <func>: <msg> (pool 0x..., addr 0x..., size N)"
- * on stderr; aborts the process when @err->severity is GENALLOC_BUG.
+ * on stderr, with "<arg> <arg_value>" in place of "size N" when @err->arg
+ * is set; aborts the process when @err->severity is GENALLOC_BUG.
  */
 GENALLOC_API void genalloc_default_error_handler(const struct genalloc_error *err);
 
@@ -115,6 +122,26 @@ GENALLOC_API void genalloc_report(enum genalloc_severity severity,
 				  enum genalloc_errcode code, const char *func,
 				  const void *pool, unsigned long addr,
 				  size_t size, const char *msg);
+
+/**
+ * genalloc_report_arg() - report an error about an argument by name
+ * @severity:  GENALLOC_WARN or GENALLOC_BUG
+ * @code:      what went wrong
+ * @func:      the public function's kernel name
+ * @pool:      the pool, or NULL
+ * @addr:      the address involved, or 0
+ * @arg:       the argument's name as the function's manual spells it (a
+ *             static string)
+ * @arg_value: its value as given
+ * @msg:       a short explanation (a static string)
+ *
+ * As genalloc_report(), for a value that is not an address or a size, or
+ * a size that is negative: the report's size is 0 and @arg names the value.
+ */
+GENALLOC_API void genalloc_report_arg(enum genalloc_severity severity,
+				      enum genalloc_errcode code, const char *func,
+				      const void *pool, unsigned long addr,
+				      const char *arg, long arg_value, const char *msg);
 
 #ifdef __cplusplus
 }

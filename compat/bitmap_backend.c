@@ -15,59 +15,32 @@
  *    frame is allocated before the callback is asked; a chunk the engine
  *    then has no memory to take is kept aside for the next growth, so no
  *    chunk is ever lost.
- *  - donation: the first donation into a frame adds the WHOLE frame to the
- *    engine and at once allocates all of it as a "hold"; each donation then
- *    frees its part of the hold.  Donations that touch are therefore one
- *    free run of one chunk and serve blocks larger than any one of them,
- *    wherever the buddy could have merged them (inside one frame: buddies
- *    never cross a chunk boundary).  Until the hold is in place the frame is
- *    not in the frame table, and allocation skips chunks the table does not
- *    know, so no allocation can slip into the gap.
- *  - speed: that skip is a chunk filter (modern_pool_alloc_filtered()), not
- *    a wrapper algorithm.  The engine recognises its built-in algorithms by
- *    address and answers them from its per-chunk index in O(log n); it
- *    would have to scan every chunk's bitmap for a wrapper.
+ *  - every chunk joins the engine wholly allocated (gen_pool_add_used()),
+ *    goes into the frame table, and only then is freed, in whole or in
+ *    part: nothing is ever handed out of a chunk the table does not know.
+ *  - donation: the first donation into a frame adds the WHOLE frame that
+ *    way and frees only the donated part; the rest stays a "hold".  Each
+ *    later donation frees its part of the hold.  Donations that touch are
+ *    therefore one free run of one chunk and serve blocks larger than any
+ *    one of them, wherever the buddy could have merged them (inside one
+ *    frame: buddies never cross a chunk boundary).
+ *  - speed: requests go to the engine's built-in algorithm as they are,
+ *    which its per-chunk index answers in O(log n).
  *  - misuse: the engine knows which granules are used but not where blocks
  *    start, so each frame records the order of every live block at its
- *    first granule (frames_internal.h); a free must find exactly its block
+ *    first granule (the atom bytes of the 2005 frame table,
+ *    legacy/frames_internal.h); a free must find exactly its block
  *    there, claimed with compare-and-swap so two racing frees of one block
  *    cannot both succeed.
  * Allocation and free of known memory take only the engine's own lock;
  * growth and donation take the compat pool's lock.
  */
-#include <limits.h>
 #include <stdlib.h>
 
+#include "../legacy/contract_internal.h"
 #include "../modern/genalloc.h"
-#include "../modern/pool_internal.h"
 #include "backend_internal.h"
-#include "bitmap_internal.h"
-
-
-/* An error found under the lock, reported once it is dropped (a handler
- * that returns may call back into the pool). */
-struct bm_verdict {
-	enum genalloc_severity severity;
-	enum genalloc_errcode code;
-	const char *msg;
-};
-
-static void bm_set(struct bm_verdict *v, enum genalloc_severity sev,
-		   enum genalloc_errcode code, const char *msg)
-{
-	v->severity = sev;
-	v->code = code;
-	v->msg = msg;
-}
-
-static void bm_report(const struct compat_bitmap_pool *bp, const struct bm_verdict *v, const char *func,
-		      unsigned long addr, unsigned long size)
-{
-	if (v->code)
-		genalloc_report(v->severity, v->code, func, bp->cpool, addr, size, v->msg);
-}
-
-
+#include "bitmap_pool_internal.h"
 
 /* 2005 rounding: the smallest power of two >= @size, at least 32. */
 static int order_of(int size)
@@ -80,56 +53,37 @@ static int order_of(int size)
 }
 
 
-/* ------------------------------------------------------------ chunk filters */
-
-/* Allocation: only frames the table knows (see the top comment). */
-static bool bm_known_frame(const struct gen_pool_chunk *chunk, void *data)
-{
-	struct compat_bitmap_pool *bp = data;
-
-	return compat_frames_lookup(&bp->frames, chunk->start_addr) != NULL;
-}
-
-/* The hold: only the chunk just added. */
-static bool bm_new_chunk(const struct gen_pool_chunk *chunk, void *data)
-{
-	const unsigned long *target = data;
-
-	return chunk->start_addr == *target;
-}
-
 /* ------------------------------------------------------------ growth */
 
 /*
  * Make the chunk at @f->base a frame (lock held); @f is taken over.  The
  * table slot is secured before the engine hears of the chunk, so nothing can
- * fail after.  Return: 1 if adopted; -1 if refused (in @v, @f freed) or if
- * there was no memory for the slot or the engine's record: then @f is kept
- * aside for the next growth, since the chunk is already the pool's.
+ * fail after; the chunk joins allocated and is freed once the table has it.
+ * Return: 1 if adopted; -1 if refused (in @v, @f freed) or if there was no
+ * memory for the slot or the engine's record: then @f is kept aside for the
+ * next growth, since the chunk is already the pool's.
  */
-static int bm_adopt_chunk(struct compat_bitmap_pool *bp, struct compat_frame *f,
-			  struct bm_verdict *v)
+static int bm_adopt_chunk(struct compat_bitmap_pool *bp, struct legacy_frame *f,
+			  struct legacy_verdict *v)
 {
 	unsigned long size = compat_bm_frame_size(bp), chunk = f->base;
+	int room;
 
-	if (chunk > ULONG_MAX - (size - 1))
-		bm_set(v, GENALLOC_BUG, GENALLOC_ERANGE,
-		       "new chunk wraps past the end of the address space");
-	else if (chunk & (size - 1))
-		bm_set(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-		       "new chunk not aligned to the chunk size");
-	else if (compat_frames_lookup(&bp->frames, chunk))
-		bm_set(v, GENALLOC_BUG, GENALLOC_EOVERLAP, "new chunk overlaps memory the pool has");
-	if (v->code) {
-		compat_frame_delete(f);
+	v->what = legacy_judge_chunk(chunk, size, legacy_frames_lookup(bp->frames, chunk) != NULL);
+	if (v->what) {
+		legacy_frame_free(f);
 		return -1;
 	}
-	if (compat_frames_reserve(&bp->frames) || gen_pool_add(bp->engine, chunk, size, -1)) {
+	room = !legacy_frames_reserve(bp->frames);
+	if (!room || gen_pool_add_used(bp->engine, chunk, size, -1)) {
+		if (room)
+			legacy_frames_unreserve(bp->frames);
 		f->next_pending = bp->pending;
 		bp->pending = f;
 		return -1;
 	}
-	compat_frames_insert(&bp->frames, f);
+	legacy_frames_insert(bp->frames, f);
+	gen_pool_free(bp->engine, chunk, size);
 	bp->obtained_bytes += size;
 	return 1;
 }
@@ -141,25 +95,26 @@ static int bm_adopt_chunk(struct compat_bitmap_pool *bp, struct compat_frame *f,
  * lost for want of its record.  Return: the frame, or NULL with *@rc 0
  * (the callback had nothing) or -1 (no memory: the callback was not asked).
  */
-static struct compat_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc)
+static struct legacy_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc)
 {
-	struct compat_frame *f;
+	struct legacy_frame *f;
 
 	pthread_mutex_lock(bp->lock);
 	f = bp->pending;
 	if (f)
 		bp->pending = f->next_pending;
+	else	/* under the lock: its colour reads the table */
+		f = legacy_frame_new(bp->frames, 0, 1, 0);
 	pthread_mutex_unlock(bp->lock);
-	if (f)
+	if (f && f->base)
 		return f;
-	f = compat_frame_new(&bp->frames, 0, 1);
 	*rc = -1;
 	if (!f)
 		return NULL;
 	f->base = compat_call_get_new_chunk(bp->cpool, bp);
 	if (f->base)
 		return f;
-	compat_frame_delete(f);
+	legacy_frame_free(f);
 	*rc = 0;
 	return NULL;
 }
@@ -168,8 +123,8 @@ static struct compat_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc
  * nothing, -1 if there was no memory or its chunk was refused (reported). */
 static int bm_grow(struct compat_bitmap_pool *bp, const char *func)
 {
-	struct bm_verdict v = { 0 };
-	struct compat_frame *f;
+	struct legacy_verdict v = { LEGACY_FINE };
+	struct legacy_frame *f;
 	unsigned long chunk;
 	int rc;
 
@@ -180,7 +135,7 @@ static int bm_grow(struct compat_bitmap_pool *bp, const char *func)
 	pthread_mutex_lock(bp->lock);
 	rc = bm_adopt_chunk(bp, f, &v);
 	pthread_mutex_unlock(bp->lock);
-	bm_report(bp, &v, func, chunk, compat_bm_frame_size(bp));
+	legacy_report(&v, func, bp->cpool, chunk, compat_bm_frame_size(bp));
 	return rc;
 }
 
@@ -197,12 +152,11 @@ static unsigned long bm_alloc(void *engine, int size)
 	struct compat_bitmap_pool *bp = engine;
 	int order = order_of(size), grew = 1;
 	unsigned long addr;
-	struct compat_frame *f;
+	struct legacy_frame *f;
 
 	for (;;) {
-		addr = modern_pool_alloc_filtered(bp->engine, compat_bm_order_bytes(order),
-						  gen_pool_first_fit_order_align, NULL,
-						  bm_known_frame, bp);
+		addr = gen_pool_alloc_algo(bp->engine, compat_bm_order_bytes(order),
+					   gen_pool_first_fit_order_align, NULL);
 		if (addr)
 			break;
 		if (!bp->has_callback || grew < 1)
@@ -211,22 +165,20 @@ static unsigned long bm_alloc(void *engine, int size)
 		if (grew < 0)
 			return 0;
 	}
-	f = compat_frames_lookup(&bp->frames, addr);
-	atomic_store_explicit(&f->starts[compat_bm_granule_of(f, addr)],
-			      (unsigned char)(order + 1), memory_order_release);
+	f = legacy_frames_lookup(bp->frames, addr);
+	compat_bm_set_start(f, compat_bm_granule_of(f, addr), order + 1);
 	return addr;
 }
 
 /* ------------------------------------------------------------ free */
 
 /* Is @addr inside a live block (one starting at or before it)? */
-static int bm_inside_live(const struct compat_bitmap_pool *bp, const struct compat_frame *f,
+static int bm_inside_live(const struct compat_bitmap_pool *bp, const struct legacy_frame *f,
 			  unsigned long addr)
 {
 	for (int k = 0; k <= bp->shift - COMPAT_GRANULE_SHIFT; k++) {
 		unsigned long cand = addr & ~(compat_bm_order_bytes(k) - 1);
-		unsigned char v = atomic_load_explicit(&f->starts[compat_bm_granule_of(f, cand)],
-						       memory_order_acquire);
+		int v = compat_bm_start(f, compat_bm_granule_of(f, cand));
 
 		if (v && v - 1 >= k)
 			return 1;
@@ -235,40 +187,33 @@ static int bm_inside_live(const struct compat_bitmap_pool *bp, const struct comp
 }
 
 /* Free @addr in known memory: it must be a live block of @order. */
-static void bm_free_known(struct compat_bitmap_pool *bp, struct compat_frame *f, unsigned long addr,
+static void bm_free_known(struct compat_bitmap_pool *bp, struct legacy_frame *f, unsigned long addr,
 			  int order, int size)
 {
-	struct bm_verdict v = { 0 };
+	struct legacy_verdict v = { LEGACY_FINE };
 
 	if (!(addr & (compat_bm_order_bytes(0) - 1))) {
-		_Atomic unsigned char *st = &f->starts[compat_bm_granule_of(f, addr)];
-		unsigned char cur = atomic_load_explicit(st, memory_order_acquire);
+		int seen = compat_bm_take_start(f, compat_bm_granule_of(f, addr), order + 1);
 
-		while (cur == order + 1) {
-			if (atomic_compare_exchange_weak_explicit(st, &cur, 0, memory_order_acq_rel,
-								  memory_order_acquire)) {
-				gen_pool_free(bp->engine, addr, compat_bm_order_bytes(order));
-				return;
-			}
+		if (seen == order + 1) {
+			gen_pool_free(bp->engine, addr, compat_bm_order_bytes(order));
+			return;
 		}
-		if (cur)
-			bm_set(&v, GENALLOC_BUG, GENALLOC_ESIZE,
-			       "size differs from the allocated size");
+		if (seen)
+			v.what = LEGACY_FREE_WRONG_SIZE;
 	}
-	if (!v.code && (addr & (compat_bm_order_bytes(order) - 1)))
-		bm_set(&v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-		       "address not aligned to the rounded size");
-	else if (!v.code && bm_inside_live(bp, f, addr))
-		bm_set(&v, GENALLOC_BUG, GENALLOC_EFOREIGN,
-		       "address inside a live block, not its start");
-	else if (!v.code)
-		bm_set(&v, GENALLOC_BUG, GENALLOC_EDOUBLEFREE, "block is already free");
-	bm_report(bp, &v, "gen_pool_free", addr, (unsigned long)size);
+	if (!v.what && (addr & (compat_bm_order_bytes(order) - 1)))
+		v.what = LEGACY_FREE_MISALIGNED;
+	else if (!v.what && bm_inside_live(bp, f, addr))
+		v.what = LEGACY_FREE_INSIDE_LIVE;
+	else if (!v.what)
+		v.what = LEGACY_FREE_ALREADY_FREE;
+	legacy_report(&v, "gen_pool_free", bp->cpool, addr, (unsigned long)size);
 }
 
 /* Donated memory becomes free: mark it known first, so that once the engine
  * can hand it out its free is recognised. */
-static void bm_release_donation(struct compat_bitmap_pool *bp, struct compat_frame *f,
+static void bm_release_donation(struct compat_bitmap_pool *bp, struct legacy_frame *f,
 				unsigned long addr, unsigned long s)
 {
 	compat_frame_mark_known(f, compat_bm_granule_of(f, addr), s >> COMPAT_GRANULE_SHIFT);
@@ -277,27 +222,27 @@ static void bm_release_donation(struct compat_bitmap_pool *bp, struct compat_fra
 	gen_pool_free(bp->engine, addr, s);
 }
 
-/* The first donation into a frame: add the frame held whole (lock held). */
+/* The first donation into a frame: add the frame held whole, record it,
+ * then free the donated part (lock held). */
 static void bm_donate_new_frame(struct compat_bitmap_pool *bp, unsigned long addr,
-				unsigned long s, struct bm_verdict *v)
+				unsigned long s, struct legacy_verdict *v)
 {
 	unsigned long base = addr & ~(compat_bm_frame_size(bp) - 1);
-	struct compat_frame *f = NULL;
+	struct legacy_frame *f;
 
-	if (compat_frames_reserve(&bp->frames) ||
-	    !(f = compat_frame_new(&bp->frames, base, 0)) ||
-	    gen_pool_add(bp->engine, base, compat_bm_frame_size(bp), -1))
-		bm_set(v, GENALLOC_WARN, GENALLOC_EINVAL, "no memory to record the donation");
-	/* Nobody else can allocate here yet (bm_known_frame skips it). */
-	else if (modern_pool_alloc_filtered(bp->engine, compat_bm_frame_size(bp),
-					    gen_pool_first_fit, NULL, bm_new_chunk, &base) != base)
-		bm_set(v, GENALLOC_BUG, GENALLOC_ECORRUPT, "engine refused to hold a new chunk");
-	if (v->code) {
-		compat_frame_delete(f);
+	if (legacy_frames_reserve(bp->frames)) {
+		v->what = LEGACY_DONATION_NO_MEMORY;
 		return;
 	}
+	f = legacy_frame_new(bp->frames, base, 0, 1);
+	if (!f || gen_pool_add_used(bp->engine, base, compat_bm_frame_size(bp), -1)) {
+		legacy_frames_unreserve(bp->frames);
+		legacy_frame_free(f);
+		v->what = LEGACY_DONATION_NO_MEMORY;
+		return;
+	}
+	legacy_frames_insert(bp->frames, f);
 	bm_release_donation(bp, f, addr, s);
-	compat_frames_insert(&bp->frames, f);
 }
 
 /*
@@ -308,23 +253,22 @@ static void bm_donate_new_frame(struct compat_bitmap_pool *bp, unsigned long add
 static int bm_donate(struct compat_bitmap_pool *bp, unsigned long addr, int order, int size)
 {
 	unsigned long s = compat_bm_order_bytes(order);
-	struct bm_verdict v = { 0 };
-	struct compat_frame *f;
+	struct legacy_verdict v = { LEGACY_FINE };
+	struct legacy_frame *f;
 	int known = 0;
 
 	pthread_mutex_lock(bp->lock);
-	f = compat_frames_lookup(&bp->frames, addr);
+	f = legacy_frames_lookup(bp->frames, addr);
 	if (f && compat_frame_is_known(f, compat_bm_granule_of(f, addr)))
 		known = 1;
 	else if (f && compat_frame_any_known(f, compat_bm_granule_of(f, addr), s >> COMPAT_GRANULE_SHIFT))
-		bm_set(&v, GENALLOC_BUG, GENALLOC_EOVERLAP,
-		       "donated range overlaps memory the pool has");
+		v.what = LEGACY_DONATION_OVERLAPS;
 	else if (f)
 		bm_release_donation(bp, f, addr, s);
 	else
 		bm_donate_new_frame(bp, addr, s, &v);
 	pthread_mutex_unlock(bp->lock);
-	bm_report(bp, &v, "gen_pool_free", addr, (unsigned long)size);
+	legacy_report(&v, "gen_pool_free", bp->cpool, addr, (unsigned long)size);
 	return known;
 }
 
@@ -333,34 +277,31 @@ static void bm_free(void *engine, unsigned long addr, int size)
 	struct compat_bitmap_pool *bp = engine;
 	int order = order_of(size);
 	unsigned long s = compat_bm_order_bytes(order);
-	struct bm_verdict v = { 0 };
-	struct compat_frame *f;
+	struct legacy_verdict v = { LEGACY_FINE };
+	struct legacy_frame *f;
 
-	if (addr > ULONG_MAX - (s - 1))
-		bm_set(&v, GENALLOC_BUG, GENALLOC_ERANGE,
-		       "range wraps past the end of the address space");
-	while (!v.code) {
-		f = compat_frames_lookup(&bp->frames, addr);
+	if (legacy_range_wraps(addr, s))
+		v.what = LEGACY_FREE_WRAPS;
+	while (!v.what) {
+		f = legacy_frames_lookup(bp->frames, addr);
 		if (f && compat_frame_is_known(f, compat_bm_granule_of(f, addr))) {
 			bm_free_known(bp, f, addr, order, size);
 			return;
 		}
 		if (addr & (s - 1))
-			bm_set(&v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-			       "address not aligned to the rounded size");
+			v.what = LEGACY_FREE_MISALIGNED;
 		else if (!bm_donate(bp, addr, order, size))
 			return;
 	}
-	bm_report(bp, &v, "gen_pool_free", addr, (unsigned long)size);
+	legacy_report(&v, "gen_pool_free", bp->cpool, addr, (unsigned long)size);
 }
 
 /* ------------------------------------------------------------ inspection */
 
 /* Free the undonated rest of a donated frame (destroy only). */
-static void bm_release_hold(struct compat_frame *f, void *data)
+static void bm_release_hold(struct compat_bitmap_pool *bp, const struct legacy_frame *f)
 {
-	struct compat_bitmap_pool *bp = data;
-	unsigned long n = compat_frame_granules(&bp->frames), g = 0, end;
+	unsigned long n = legacy_frame_atoms(bp->frames), g = 0, end;
 
 	if (f->from_callback)
 		return;
@@ -382,20 +323,21 @@ static int bm_destroy(void *engine)
 	struct compat_bitmap_pool *bp = engine;
 	unsigned long known = bp->obtained_bytes + bp->donated_bytes;
 	unsigned long avail = gen_pool_avail(bp->engine);
+	struct legacy_frame *f;
 
 	if (avail != known) {
-		genalloc_report(GENALLOC_BUG, GENALLOC_EBUSY, "gen_pool_destroy", bp->cpool, 0,
-				known - avail, "destroying a pool with live blocks");
+		legacy_report_misuse(LEGACY_DESTROY_BUSY, "gen_pool_destroy", bp->cpool, 0,
+				     known - avail);
 		return -1;
 	}
-	compat_frames_for_each(&bp->frames, bm_release_hold, bp);
+	for (unsigned long i = 0; (f = legacy_frames_next(bp->frames, &i));)
+		bm_release_hold(bp, f);
 	gen_pool_destroy(bp->engine);
-	compat_frames_destroy(&bp->frames);
+	legacy_frames_destroy(bp->frames);
 	while (bp->pending) {
-		struct compat_frame *f = bp->pending;
-
+		f = bp->pending;
 		bp->pending = f->next_pending;
-		compat_frame_delete(f);
+		legacy_frame_free(f);
 	}
 	free(bp);
 	return 0;
@@ -413,8 +355,10 @@ static void *bm_create(void *cpool, pthread_mutex_t *lock, int nr_chunks, int sh
 	bp->shift = shift;
 	bp->has_callback = has_callback;
 	bp->engine = gen_pool_create(COMPAT_GRANULE_SHIFT, -1);
-	if (!bp->engine || compat_frames_init(&bp->frames, shift)) {
+	bp->frames = legacy_frames_create(shift);
+	if (!bp->engine || !bp->frames) {
 		gen_pool_destroy(bp->engine);
+		legacy_frames_destroy(bp->frames);
 		free(bp);
 		return NULL;
 	}

@@ -3,44 +3,47 @@
  * compat/bitmap_inspect.c - the bitmap backend's checker, statistics and
  * region walk.
  *
- * The checker's strongest test is a bit-for-bit comparison: from compat's
- * own records alone (live block starts, donated granules) it predicts every
- * bit of the engine's bitmaps, and any difference is corruption on one side
- * or the other.
+ * The checker's strongest test is a granule-for-granule comparison: from
+ * compat's own records alone (live block starts, donated granules) it
+ * predicts whether each granule of each frame is used, and compares that
+ * with the used and free runs the engine's walk reports
+ * (gen_pool_for_each_run()); any difference is corruption on one side or
+ * the other.  Everything here reads the engine through its public calls.
  */
 #include <limits.h>
 
-#include "../modern/lock_internal.h"
-#include "bitmap_internal.h"
+#include "bitmap_pool_internal.h"
 
-#define BITS_PER_WORD (8 * sizeof(unsigned long))
-
-/* The engine writes its bitmap words atomically; read them the same way. */
-static int chunk_bit(const struct gen_pool_chunk *chunk, unsigned long g)
+static int start_order(const struct legacy_frame *f, unsigned long g)
 {
-	unsigned long w = __atomic_load_n(&chunk->bits[g / BITS_PER_WORD], __ATOMIC_RELAXED);
-
-	return (w >> (g % BITS_PER_WORD)) & 1;
+	return compat_bm_start(f, g) - 1;
 }
 
-static int start_order(const struct compat_frame *f, unsigned long g)
-{
-	return atomic_load_explicit(&f->starts[g], memory_order_acquire) - 1;
-}
-
+/**
+ * struct bm_check - what the checker has seen so far
+ * @bp:            the backend
+ * @live_bytes:    bytes in live blocks
+ * @donated_bytes: donated bytes the frames record
+ * @chunks:        engine chunks
+ * @msg:           what is wrong, or NULL
+ * @live_end:      the granule after the live block the walk is in or past
+ * @known:         known granules of the frame the walk is in, so far
+ */
 struct bm_check {
 	struct compat_bitmap_pool *bp;
 	unsigned long live_bytes;
 	unsigned long donated_bytes;
 	unsigned long chunks;
 	const char *msg;
+	unsigned long live_end;
+	unsigned long known;
 };
 
 /* A live block of @order at granule @g: aligned, inside the frame, known. */
-static const char *check_block(const struct compat_bitmap_pool *bp, const struct compat_frame *f,
+static const char *check_block(const struct compat_bitmap_pool *bp, const struct legacy_frame *f,
 			       unsigned long g, int order)
 {
-	unsigned long blk = 1UL << order, n = compat_frame_granules(&bp->frames);
+	unsigned long blk = 1UL << order, n = legacy_frame_atoms(bp->frames);
 
 	if (order > bp->shift - COMPAT_GRANULE_SHIFT || (g & (blk - 1)) || g + blk > n)
 		return "live block misaligned or past its frame";
@@ -50,39 +53,60 @@ static const char *check_block(const struct compat_bitmap_pool *bp, const struct
 	return NULL;
 }
 
+/* Every engine chunk must be one frame of the table, whole. */
 static void check_chunk(struct gen_pool *engine, struct gen_pool_chunk *chunk, void *data)
 {
 	struct bm_check *c = data;
 	struct compat_bitmap_pool *bp = c->bp;
-	struct compat_frame *f = compat_frames_lookup(&bp->frames, chunk->start_addr);
-	unsigned long n = compat_frame_granules(&bp->frames), live_end = 0, known = 0;
+	struct legacy_frame *f = legacy_frames_lookup(bp->frames, chunk->start_addr);
 
 	(void)engine;
 	c->chunks++;
-	if (!f || f->base != chunk->start_addr ||
-	    chunk->end_addr - chunk->start_addr + 1 != compat_bm_frame_size(bp)) {
+	if (!c->msg && (!f || f->base != chunk->start_addr ||
+			chunk->end_addr - chunk->start_addr + 1 != compat_bm_frame_size(bp)))
 		c->msg = "engine chunk is not a frame";
-		return;
-	}
-	for (unsigned long g = 0; g < n && !c->msg; g++) {
-		int order = start_order(f, g);
+}
 
-		if (order >= 0 && g < live_end)
-			c->msg = "live blocks overlap";
-		else if (order >= 0 && !(c->msg = check_block(bp, f, g, order))) {
-			live_end = g + (1UL << order);
-			c->live_bytes += compat_bm_order_bytes(order);
-		}
-		known += compat_frame_is_known(f, g);
-		/* Used: a live block, or held (not donated) memory. */
-		if (!c->msg && chunk_bit(chunk, g) != (g < live_end || !compat_frame_is_known(f, g)))
-			c->msg = "engine bitmap disagrees with compat's records";
+/* Granule @g of @f, which the engine says is @used. */
+static void check_granule(struct bm_check *c, const struct legacy_frame *f, unsigned long g,
+			  bool used)
+{
+	int order = start_order(f, g);
+
+	if (order >= 0 && g < c->live_end)
+		c->msg = "live blocks overlap";
+	else if (order >= 0 && !(c->msg = check_block(c->bp, f, g, order))) {
+		c->live_end = g + (1UL << order);
+		c->live_bytes += compat_bm_order_bytes(order);
 	}
-	if (!c->msg && !f->from_callback) {
-		if (known << COMPAT_GRANULE_SHIFT != f->donated_bytes)
+	c->known += compat_frame_is_known(f, g);
+	/* Used: a live block, or held (not donated) memory. */
+	if (!c->msg && used != (g < c->live_end || !compat_frame_is_known(f, g)))
+		c->msg = "engine bitmap disagrees with compat's records";
+}
+
+/* The engine's runs tile each frame from its first granule, in order. */
+static int check_run(struct gen_pool *engine, struct gen_pool_chunk *chunk, unsigned long addr,
+		     size_t size, bool used, void *data)
+{
+	struct bm_check *c = data;
+	struct legacy_frame *f = legacy_frames_lookup(c->bp->frames, addr);
+	unsigned long g = compat_bm_granule_of(f, addr), end = g + (size >> COMPAT_GRANULE_SHIFT);
+
+	(void)engine;
+	(void)chunk;
+	if (!g) {
+		c->live_end = 0;
+		c->known = 0;
+	}
+	for (; g < end && !c->msg; g++)
+		check_granule(c, f, g, used);
+	if (!c->msg && end == legacy_frame_atoms(c->bp->frames) && !f->from_callback) {
+		if (c->known << COMPAT_GRANULE_SHIFT != f->donated_bytes)
 			c->msg = "frame's donated bytes disagree with its map";
 		c->donated_bytes += f->donated_bytes;
 	}
+	return c->msg != NULL;
 }
 
 int compat_bitmap_check(void *engine)
@@ -96,7 +120,9 @@ int compat_bitmap_check(void *engine)
 		return -1;
 	}
 	gen_pool_for_each_chunk(bp->engine, check_chunk, &c);
-	if (!c.msg && c.chunks != bp->frames.count)
+	if (!c.msg)
+		gen_pool_for_each_run(bp->engine, GEN_POOL_RUNS_ALL, check_run, &c);
+	if (!c.msg && c.chunks != bp->frames->count)
 		c.msg = "frame table and engine chunks differ";
 	else if (!c.msg && c.donated_bytes != bp->donated_bytes)
 		c.msg = "donated bytes disagree with the frames";
@@ -124,59 +150,49 @@ static unsigned long largest_aligned(unsigned long a, unsigned long b, int max_o
 }
 
 struct bm_largest {
-	int max_order;
+	const struct compat_bitmap_pool *bp;
 	unsigned long granules;
 	unsigned long free_bytes;
 };
 
-static void largest_in_chunk(struct gen_pool *engine, struct gen_pool_chunk *chunk, void *data)
+/* Frames are aligned to their size, so a block aligned within its frame
+ * is naturally aligned. */
+static int largest_in_run(struct gen_pool *engine, struct gen_pool_chunk *chunk,
+			  unsigned long addr, size_t size, bool used, void *data)
 {
 	struct bm_largest *l = data;
-	long avail = atomic_load_explicit(&chunk->avail, memory_order_relaxed);
-	unsigned long g = 0, end;
+	unsigned long a = (addr & (compat_bm_frame_size(l->bp) - 1)) >> COMPAT_GRANULE_SHIFT;
+	unsigned long blk = largest_aligned(a, a + (size >> COMPAT_GRANULE_SHIFT),
+					    l->bp->shift - COMPAT_GRANULE_SHIFT);
 
 	(void)engine;
-	/* Under the engine's lock avail is exact; the test is for safety. */
-	if (avail > 0)
-		l->free_bytes += (unsigned long)avail;
-	while (g < chunk->nbits) {
-		if (chunk_bit(chunk, g)) {
-			g++;
-			continue;
-		}
-		for (end = g; end < chunk->nbits && !chunk_bit(chunk, end); end++)
-			;
-		if (largest_aligned(g, end, l->max_order) > l->granules)
-			l->granules = largest_aligned(g, end, l->max_order);
-		g = end;
-	}
+	(void)chunk;
+	(void)used;
+	l->free_bytes += size;
+	if (blk > l->granules)
+		l->granules = blk;
+	return 0;
 }
 
 void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st)
 {
 	struct compat_bitmap_pool *bp = engine;
-	struct bm_largest l = { .max_order = bp->shift - COMPAT_GRANULE_SHIFT };
+	struct bm_largest l = { .bp = bp };
 	struct gen_pool_stats ms;
 
 	pthread_mutex_lock(bp->lock);
 	gen_pool_stats(bp->engine, &ms);
-	/*
-	 * Allocations and frees hold the engine's lock, not ours, and under it
-	 * the engine writes its bitmaps with plain stores: the walk takes that
-	 * lock too, so that it reads no bit mid-write and the free bytes and
-	 * the largest block come from one state of the pool.
-	 */
-	modern_lock_acquire(&bp->engine->lock);
-	gen_pool_for_each_chunk(bp->engine, largest_in_chunk, &l);
-	modern_lock_release(&bp->engine->lock);
+	/* Allocations and frees hold the engine's lock, not ours: the walk
+	 * holds it too, so the free bytes and the largest block come from one
+	 * state of the pool. */
+	gen_pool_for_each_run(bp->engine, GEN_POOL_RUNS_FREE, largest_in_run, &l);
 	st->obtained_bytes = bp->obtained_bytes;
 	st->donated_bytes = bp->donated_bytes;
 	st->free_bytes = l.free_bytes;
 	st->largest_free = l.granules << COMPAT_GRANULE_SHIFT;
-	st->metadata_bytes = sizeof(*bp) + ms.metadata_bytes +
-			     compat_frames_metadata(&bp->frames);
-	for (struct compat_frame *f = bp->pending; f; f = f->next_pending)
-		st->metadata_bytes += sizeof(*f) + compat_frame_granules(&bp->frames);
+	st->metadata_bytes = sizeof(*bp) + ms.metadata_bytes + bp->frames->bytes;
+	for (struct legacy_frame *f = bp->pending; f; f = f->next_pending)
+		st->metadata_bytes += legacy_frame_bytes(bp->frames, f);
 	pthread_mutex_unlock(bp->lock);
 }
 
@@ -187,23 +203,23 @@ struct bm_visit {
 };
 
 /* The donated frame right above (@dir 1) or below (@dir -1) @f, if any. */
-static struct compat_frame *donated_neighbour(struct compat_bitmap_pool *bp,
-					      const struct compat_frame *f, int dir)
+static struct legacy_frame *donated_neighbour(struct compat_bitmap_pool *bp,
+					      const struct legacy_frame *f, int dir)
 {
 	unsigned long size = compat_bm_frame_size(bp);
-	struct compat_frame *n;
+	struct legacy_frame *n;
 
 	if (dir < 0 ? f->base == 0 : f->base > ULONG_MAX - size)
 		return NULL;
-	n = compat_frames_lookup(&bp->frames, dir < 0 ? f->base - size : f->base + size);
+	n = legacy_frames_lookup(bp->frames, dir < 0 ? f->base - size : f->base + size);
 	return n && !n->from_callback ? n : NULL;
 }
 
 /* Bytes of donated memory from granule @g of @f on, across frame edges. */
-static unsigned long donated_run(struct compat_bitmap_pool *bp, struct compat_frame *f,
+static unsigned long donated_run(struct compat_bitmap_pool *bp, struct legacy_frame *f,
 				 unsigned long g)
 {
-	unsigned long n = compat_frame_granules(&bp->frames), bytes = 0, end;
+	unsigned long n = legacy_frame_atoms(bp->frames), bytes = 0, end;
 
 	for (; f; f = donated_neighbour(bp, f, 1), g = 0) {
 		for (end = g; end < n && compat_frame_is_known(f, end); end++)
@@ -216,22 +232,21 @@ static unsigned long donated_run(struct compat_bitmap_pool *bp, struct compat_fr
 }
 
 /* Does donated granule @g of @f start a run (rather than continue one)? */
-static int starts_run(struct compat_bitmap_pool *bp, struct compat_frame *f, unsigned long g)
+static int starts_run(struct compat_bitmap_pool *bp, struct legacy_frame *f, unsigned long g)
 {
-	struct compat_frame *below;
+	struct legacy_frame *below;
 
 	if (g)
 		return !compat_frame_is_known(f, g - 1);
 	below = donated_neighbour(bp, f, -1);
-	return !below || !compat_frame_is_known(below, compat_frame_granules(&bp->frames) - 1);
+	return !below || !compat_frame_is_known(below, legacy_frame_atoms(bp->frames) - 1);
 }
 
 /* A callback frame is one region; donated memory one per maximal run, as
  * the buddy backend reports it (runs may cross frame edges). */
-static void visit_frame(struct compat_frame *f, void *data)
+static void visit_frame(struct legacy_frame *f, struct bm_visit *v)
 {
-	struct bm_visit *v = data;
-	unsigned long n = compat_frame_granules(&v->bp->frames);
+	unsigned long n = legacy_frame_atoms(v->bp->frames);
 
 	if (f->from_callback) {
 		v->fn(v->bp->cpool, f->base, compat_bm_frame_size(v->bp), 1, v->data);
@@ -247,11 +262,13 @@ void compat_bitmap_for_each_region(void *engine, compat_region_fn fn, void *data
 {
 	struct compat_bitmap_pool *bp = engine;
 	struct bm_visit v = { bp, fn, data };
+	struct legacy_frame *f;
 
 	pthread_mutex_lock(bp->lock);
-	compat_frames_for_each(&bp->frames, visit_frame, &v);
+	for (unsigned long i = 0; (f = legacy_frames_next(bp->frames, &i));)
+		visit_frame(f, &v);
 	/* A chunk kept aside is the program's to release like any other. */
-	for (struct compat_frame *f = bp->pending; f; f = f->next_pending)
+	for (f = bp->pending; f; f = f->next_pending)
 		fn(bp->cpool, f->base, compat_bm_frame_size(bp), 1, data);
 	pthread_mutex_unlock(bp->lock);
 }

@@ -8,6 +8,7 @@
  * read ->private from it).  So legacy's ->private holds the compat pool and
  * a trampoline passes that on.
  */
+#include "../legacy/contract_internal.h"
 #include "../legacy/genalloc.h"
 #include "backend_internal.h"
 
@@ -35,10 +36,9 @@ static int buddy_destroy(void *engine)
 	 */
 	legacy_gen_pool_stats(lpool, &st);
 	if (st.obtained_bytes + st.donated_bytes != st.free_bytes) {
-		genalloc_report(GENALLOC_BUG, GENALLOC_EBUSY, "gen_pool_destroy",
-				(void *)lpool->private, 0,
-				st.obtained_bytes + st.donated_bytes - st.free_bytes,
-				"destroying a pool with live blocks");
+		legacy_report_misuse(LEGACY_DESTROY_BUSY, "gen_pool_destroy",
+				     (void *)lpool->private, 0,
+				     st.obtained_bytes + st.donated_bytes - st.free_bytes);
 		return -1;
 	}
 	legacy_gen_pool_destroy(lpool);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/internal.h"
+#include "../legacy/contract_internal.h"
 #include "genalloc.h"
 #include "backend_internal.h"
 
@@ -56,20 +56,6 @@ static int compat_resolve_backend(enum compat_backend asked, enum compat_backend
 	return -1;
 }
 
-/* Return: the resolved shift, or -1 after a report. */
-static int compat_resolve_shift(int nr_chunks, int shift,
-				unsigned long (*fp)(struct gen_pool *))
-{
-	const char *msg = genalloc_2005_bad_create_args(nr_chunks, shift, fp != NULL);
-
-	if (msg) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL,
-				0, (size_t)(shift < 0 ? 0 : shift), msg);
-		return -1;
-	}
-	return shift ? shift : genalloc_page_shift();
-}
-
 GENALLOC_API struct gen_pool *compat_gen_pool_create_backend(enum compat_backend backend,
 		int nr_chunks, int max_chunk_shift,
 		unsigned long (*get_new_chunk)(struct gen_pool *), unsigned long data)
@@ -80,7 +66,7 @@ GENALLOC_API struct gen_pool *compat_gen_pool_create_backend(enum compat_backend
 
 	if (compat_resolve_backend(backend, &b))
 		return NULL;
-	shift = compat_resolve_shift(nr_chunks, max_chunk_shift, get_new_chunk);
+	shift = legacy_create_ok(nr_chunks, max_chunk_shift, get_new_chunk != NULL);
 	if (shift < 0)
 		return NULL;
 	pool = calloc(1, sizeof(*pool));
@@ -130,38 +116,25 @@ GENALLOC_API enum compat_backend compat_gen_pool_backend(const struct gen_pool *
 	return pool->backend;
 }
 
-/* The checks every alloc and free share; 1 means "go on".  A report carries
- * the free's address (@addr, 0 for an alloc), as legacy/'s does. */
-static int compat_request_ok(struct gen_pool *pool, unsigned long addr, int size,
-			     const char *func)
+/* 2005: above the chunk size is a quiet no, never a callback. */
+static int compat_size_fits(const struct gen_pool *pool, int size)
 {
-	if (!pool || size < 0) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, pool, addr,
-				size < 0 ? 0 : (size_t)size,
-				!pool ? "NULL pool" : "negative size");
-		return 0;
-	}
-	/* 2005: above the chunk size is a quiet no, never a callback. */
 	return size <= (1 << pool->max_chunk_shift);
 }
 
+/* The argument checks are the 2005 contract's (legacy/contract.c), made
+ * here for both backends before the quiet oversize return, as legacy/
+ * makes them, so both report the same misuse the same way. */
 GENALLOC_API unsigned long compat_gen_pool_alloc(struct gen_pool *pool, int size)
 {
-	if (!compat_request_ok(pool, 0, size, "gen_pool_alloc"))
+	if (!legacy_alloc_args_ok(pool, size) || !compat_size_fits(pool, size))
 		return 0;
 	return pool->ops->alloc(pool->engine, size);
 }
 
 GENALLOC_API void compat_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
 {
-	/* Address 0 is refused before the quiet oversize return, as legacy/
-	 * does, so both backends report the same misuse the same way. */
-	if (pool && !addr && size >= 0) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free", pool, 0,
-				(size_t)size, "address 0");
-		return;
-	}
-	if (!compat_request_ok(pool, addr, size, "gen_pool_free"))
+	if (!legacy_free_args_ok(pool, addr, size) || !compat_size_fits(pool, size))
 		return;
 	pool->ops->free(pool->engine, addr, size);
 }

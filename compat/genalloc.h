@@ -78,7 +78,9 @@
  * (EBUSY), a bad chunk from get_new_chunk (EMISALIGNED, ERANGE, EOVERLAP:
  * the chunk is not used).  WARN (printed, then the call fails): NULL pool,
  * negative size, address 0, bad max_chunk_shift, negative nr_chunks, an
- * unknown backend (all EINVAL).  The function named in a report is the
+ * unknown backend (all EINVAL; a bad max_chunk_shift, nr_chunks or negative
+ * size is named in err->arg with its value in err->arg_value, and every
+ * message is the buddy engine's).  The function named in a report is the
  * 2005 name of the call (gen_pool_alloc, gen_pool_free, ...); reports from
  * creation, prefill included, name alloc_gen_pool whichever of its names
  * was called (gen_pool_create, gen_pool_create_backend).  The pool named in a report is the compat pool,

@@ -12,8 +12,9 @@
  *     Lists are doubly linked so that a buddy can leave its list in O(1),
  *     and pushed at the head, so they read in the same order as the 2005
  *     singly linked LIFO lists and every address handed out is the same.
- *   - out of band (internal.h): one control byte per 32-byte atom of every
- *     frame the pool knows, like SQLite mem5's aCtrl[]: the first atom of a
+ *   - out of band (internal.h, in the frame table of frames_internal.h):
+ *     one control byte per 32-byte atom of every frame the pool knows, like
+ *     SQLite mem5's aCtrl[]: the first atom of a
  *     block records free/live and the order, the others "interior", memory
  *     the pool does not own "unknown".
  *
@@ -28,7 +29,7 @@
  * pool) that write is most of what a free costs, and it is the price of
  * keeping the lists in the managed memory as 2005 did.  Prefetching the
  * block, its buddy or the control byte from inside the call was measured
- * (issue 7) and gained nothing: the two misses already overlap.
+ * and gained nothing: the two misses already overlap.
  *
  * The map is also the checked mode: before a free writes anything, the
  * control bytes tell a live block of the right size from a double free, a
@@ -145,62 +146,43 @@ static unsigned long take_block(struct gen_pool *pool, int j, int i)
 	return a;
 }
 
-static void set_verdict(struct legacy_verdict *v, enum genalloc_severity sev,
-			enum genalloc_errcode code, const char *msg)
-{
-	v->severity = sev;
-	v->code = code;
-	v->msg = msg;
-}
-
 /*
  * Make a chunk from get_new_chunk a free block.
  * @pool:  the pool, locked
  * @chunk: the chunk's address, not 0
- * @f:     a frame from legacy_frame_new(), allocated before the callback was
- *         asked, so that adopting cannot run out of memory; taken over
- *         (inserted, or freed if the chunk is refused)
- * @v:     set if the chunk is refused; v->code stays 0 if it was taken
+ * @f:     a frame from legacy_frame_new(), allocated (and its table slot
+ *         reserved) before the callback was asked, so that adopting cannot
+ *         run out of memory; taken over (inserted, or freed if the chunk is
+ *         refused)
+ * @v:     set if the chunk is refused; v->what stays LEGACY_FINE if it was
+ *         taken
  */
 static void adopt_chunk(struct gen_pool *pool, unsigned long chunk, struct legacy_frame *f,
 			struct legacy_verdict *v)
 {
 	unsigned long size = legacy_chunk_size(pool);
 
-	if (chunk > ULONG_MAX - (size - 1))
-		set_verdict(v, GENALLOC_BUG, GENALLOC_ERANGE,
-			    "new chunk wraps past the end of the address space");
-	else if (chunk & (size - 1))
-		set_verdict(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-			    "new chunk not aligned to the chunk size");
-	else if (legacy_map_find(pool, chunk))
-		set_verdict(v, GENALLOC_BUG, GENALLOC_EOVERLAP,
-			    "new chunk overlaps memory the pool has");
-	if (v->code) {
+	v->what = legacy_judge_chunk(chunk, size, legacy_map_find(pool, chunk) != NULL);
+	if (v->what) {
+		legacy_frames_unreserve(pool->frames);
 		legacy_frame_free(f);
 		return;
 	}
-	legacy_map_insert(pool, f, chunk);
+	f->base = chunk;
+	legacy_frames_insert(pool->frames, f);
 	memset(f->ctrl, LEGACY_CTRL_INTERIOR, legacy_atoms_per_frame(pool));
 	f->ctrl[0] = LEGACY_CTRL_FREE | (pool->nr_orders - 1);
 	list_push(pool, pool->nr_orders - 1, chunk);
 	pool->obtained_bytes += size;
 }
 
-/** legacy_report() - send a verdict to the hook, if there is one */
-void legacy_report(const struct legacy_verdict *v, const char *func,
-		   const struct gen_pool *pool, unsigned long addr, unsigned long size)
-{
-	if (v->code)
-		genalloc_report(v->severity, v->code, func, pool, addr, size, v->msg);
-}
-
 /*
  * Ask for a chunk with the lock dropped, as 2005 did (the callback may sleep
  * or free into the pool); the chunk is pushed, not assigned, so blocks freed
- * meanwhile stay on the list.  Its record is allocated first: a chunk the
- * pool got but could not record would be lost to the program (2005 needed
- * no record), so without memory for one the callback is not called.
+ * meanwhile stay on the list.  Its record (a frame, and room for it in the
+ * frame table) is secured first: a chunk the pool got but could not record
+ * would be lost to the program (2005 needed no record), so without memory
+ * for one the callback is not called.
  */
 void legacy_grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long *chunk)
 {
@@ -209,16 +191,22 @@ void legacy_grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long 
 	*chunk = 0;
 	if (!pool->get_new_chunk)
 		return;
-	f = legacy_frame_new(pool, 1);
+	f = legacy_frame_new(pool->frames, 0, 1, 0);
 	if (!f)
 		return;
+	if (legacy_frames_reserve(pool->frames)) {
+		legacy_frame_free(f);
+		return;
+	}
 	pthread_mutex_unlock(&pool->lock);
 	*chunk = pool->get_new_chunk(pool);
 	pthread_mutex_lock(&pool->lock);
-	if (*chunk)
+	if (*chunk) {
 		adopt_chunk(pool, *chunk, f, v);
-	else
+	} else {
+		legacy_frames_unreserve(pool->frames);
 		legacy_frame_free(f);
+	}
 }
 
 unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
@@ -227,12 +215,8 @@ unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
 	unsigned long a = 0, chunk = 0;
 	int i, j;
 
-	if (!pool || size < 0) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", pool,
-				0, size < 0 ? 0 : (unsigned long)size,
-				pool ? "negative size" : "NULL pool");
+	if (!legacy_alloc_args_ok(pool, size))
 		return 0;
-	}
 	if ((unsigned long)size > legacy_chunk_size(pool))
 		return 0;
 	i = order_of(size);
@@ -259,12 +243,12 @@ unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
 static int judge_block_start(unsigned char c, int i, struct legacy_verdict *v)
 {
 	if (c & LEGACY_CTRL_FREE) {
-		set_verdict(v, GENALLOC_BUG, GENALLOC_EDOUBLEFREE, "block is already free");
+		v->what = LEGACY_FREE_ALREADY_FREE;
 		return -1;
 	}
 	if (legacy_ctrl_order(c) == i)
 		return 1;
-	set_verdict(v, GENALLOC_BUG, GENALLOC_ESIZE, "size differs from the allocated size");
+	v->what = LEGACY_FREE_WRONG_SIZE;
 	return -1;
 }
 
@@ -280,15 +264,13 @@ static int judge_interior(const struct gen_pool *pool, struct legacy_frame *f,
 
 		if (legacy_ctrl_is_start(c) && legacy_ctrl_order(c) >= k) {
 			if (c & LEGACY_CTRL_FREE) {
-				set_verdict(v, GENALLOC_BUG, GENALLOC_EDOUBLEFREE,
-					    "address inside a free block");
+				v->what = LEGACY_FREE_ALREADY_FREE;
 				return -1;
 			}
 			break;
 		}
 	}
-	set_verdict(v, GENALLOC_BUG, GENALLOC_EFOREIGN,
-		    "address inside a live block, not its start");
+	v->what = LEGACY_FREE_INSIDE_LIVE;
 	return -1;
 }
 
@@ -300,8 +282,7 @@ static int judge_donation(struct legacy_frame *f, unsigned long a, int i,
 
 	for (unsigned long x = 1; f && x < atoms; x++) {
 		if (legacy_ctrl(f, a)[x] != LEGACY_CTRL_UNKNOWN) {
-			set_verdict(v, GENALLOC_BUG, GENALLOC_EOVERLAP,
-				    "donated range overlaps memory the pool has");
+			v->what = LEGACY_DONATION_OVERLAPS;
 			return -1;
 		}
 	}
@@ -323,8 +304,7 @@ static int judge_free(const struct gen_pool *pool, struct legacy_frame *f,
 			return judge_block_start(c, i, v);
 	}
 	if (a & ((32UL << i) - 1)) {
-		set_verdict(v, GENALLOC_BUG, GENALLOC_EMISALIGNED,
-			    "address not aligned to the rounded size");
+		v->what = LEGACY_FREE_MISALIGNED;
 		return -1;
 	}
 	if (c == LEGACY_CTRL_INTERIOR)
@@ -339,29 +319,19 @@ static struct legacy_frame *record_donation(struct gen_pool *pool, struct legacy
 {
 	unsigned long s = 32UL << i;
 
-	if (!f)
-		f = legacy_map_add(pool, a, 0);
-	if (!f)
-		return NULL;
+	if (!f) {
+		f = legacy_frame_new(pool->frames, a & ~(legacy_chunk_size(pool) - 1), 0, 0);
+		if (!f)
+			return NULL;
+		if (legacy_frames_reserve(pool->frames)) {
+			legacy_frame_free(f);
+			return NULL;
+		}
+		legacy_frames_insert(pool->frames, f);
+	}
 	memset(legacy_ctrl(f, a), LEGACY_CTRL_INTERIOR, s >> ALLOC_MIN_SHIFT);
 	pool->donated_bytes += s;
 	return f;
-}
-
-static int free_args_ok(struct gen_pool *pool, unsigned long addr, int size)
-{
-	const char *msg = NULL;
-
-	if (!pool)
-		msg = "NULL pool";
-	else if (size < 0)
-		msg = "negative size";
-	else if (!addr)
-		msg = "address 0";
-	if (msg)
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free", pool,
-				addr, size < 0 ? 0 : (unsigned long)size, msg);
-	return msg == NULL;
 }
 
 void legacy_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
@@ -371,15 +341,15 @@ void legacy_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
 	unsigned long s;
 	int i, kind;
 
-	if (!free_args_ok(pool, addr, size))
+	if (!legacy_free_args_ok(pool, addr, size))
 		return;
 	if ((unsigned long)size > legacy_chunk_size(pool))
 		return;
 	i = order_of(size);
 	s = 32UL << i;
-	if (addr > ULONG_MAX - (s - 1)) {
-		genalloc_report(GENALLOC_BUG, GENALLOC_ERANGE, "gen_pool_free", pool,
-				addr, size, "range wraps past the end of the address space");
+	if (legacy_range_wraps(addr, s)) {
+		legacy_report_misuse(LEGACY_FREE_WRAPS, "gen_pool_free", pool, addr,
+				     (unsigned long)size);
 		return;
 	}
 
@@ -389,10 +359,9 @@ void legacy_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
 	if (kind == 0) {
 		f = record_donation(pool, f, addr, i);
 		if (!f)
-			set_verdict(&v, GENALLOC_WARN, GENALLOC_EINVAL,
-				    "no memory to record the donation");
+			v.what = LEGACY_DONATION_NO_MEMORY;
 	}
-	if (!v.code)
+	if (!v.what)
 		release_block(pool, f, addr, i);
 	pthread_mutex_unlock(&pool->lock);
 

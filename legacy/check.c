@@ -58,10 +58,10 @@ static const char *check_atom(const struct gen_pool *pool, struct legacy_frame *
 static const char *check_map(const struct gen_pool *pool, struct census *c,
 			     unsigned long *where)
 {
-	unsigned long bucket, atoms = legacy_atoms_per_frame(pool);
+	unsigned long i = 0, atoms = legacy_atoms_per_frame(pool);
+	struct legacy_frame *f;
 
-	for (struct legacy_frame *f = legacy_map_first(pool, &bucket); f;
-	     f = legacy_map_next(pool, f, &bucket)) {
+	while ((f = legacy_map_next(pool, &i))) {
 		unsigned long end = 0;
 
 		for (unsigned long x = 0; x < atoms; x++) {
@@ -152,7 +152,7 @@ void legacy_gen_pool_stats(struct gen_pool *pool, struct legacy_gen_pool_stats *
 		.obtained_bytes = pool->obtained_bytes,
 		.donated_bytes = pool->donated_bytes,
 		.free_bytes = pool->free_bytes,
-		.metadata_bytes = pool->metadata_bytes,
+		.metadata_bytes = pool->metadata_bytes + pool->frames->bytes,
 	};
 	for (int i = 0; i < pool->nr_orders; i++) {
 		st->nr_free[i] = pool->nr_free[i];
@@ -227,7 +227,8 @@ void legacy_gen_pool_for_each_region(struct gen_pool *pool,
 		   int from_callback, void *data),
 	void *data)
 {
-	unsigned long bucket;
+	unsigned long i = 0;
+	struct legacy_frame *f;
 
 	if (!pool || !fn) {
 		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_region",
@@ -235,8 +236,7 @@ void legacy_gen_pool_for_each_region(struct gen_pool *pool,
 		return;
 	}
 	pthread_mutex_lock(&pool->lock);
-	for (struct legacy_frame *f = legacy_map_first(pool, &bucket); f;
-	     f = legacy_map_next(pool, f, &bucket)) {
+	while ((f = legacy_map_next(pool, &i))) {
 		if (f->from_callback)
 			fn(pool, f->base, legacy_chunk_size(pool), 1, data);
 		else

@@ -104,7 +104,7 @@ struct gen_pool_link {
 	struct gen_pool_link *prev;
 };
 
-struct legacy_frame;
+struct legacy_frame_table;
 
 /**
  * struct gen_pool - a pool of special memory
@@ -136,9 +136,7 @@ struct gen_pool {
 	/* private to legacy/ */
 	int nr_orders;			/* entries in h[] */
 	int linear_search;		/* find buddies by walking h[] */
-	struct legacy_frame **frames;	/* control map: hash of frames */
-	unsigned long nr_buckets;
-	unsigned long nr_frames;
+	struct legacy_frame_table *frames; /* control map: the frames by address */
 	unsigned long obtained_bytes;
 	unsigned long donated_bytes;
 	unsigned long free_bytes;
@@ -164,7 +162,8 @@ struct gen_pool {
  *
  * Misuse: @max_chunk_shift above page shift + 10, negative, or between 1
  * and ALLOC_MIN_SHIFT - 1, a negative @nr_chunks, or @nr_chunks > 0 with a
- * NULL @get_new_chunk: WARN EINVAL, NULL.
+ * NULL @get_new_chunk: WARN EINVAL, NULL; the report names the argument
+ * (err->arg) and carries the value given (err->arg_value).
  *
  * Return: the pool, or NULL (bad argument, or out of memory for the pool's
  * own bookkeeping).
@@ -201,15 +200,17 @@ GENALLOC_API void legacy_gen_pool_destroy(struct gen_pool *pool);
  * @size 0 gives a 32-byte block (as in 2005).  @size above the chunk size
  * returns 0 without calling the callback and without a report (2005).
  *
- * Out of memory for its own bookkeeping: the record of a new chunk is
- * allocated before get_new_chunk is called, so that no chunk is ever
- * obtained and then lost.  Without memory for it the callback is not called
- * and the call returns 0 with the pool unchanged (no report); a later call
- * with memory to spare calls it as if this one had never happened.  Nothing
- * else can fail the call: a frame table that cannot double for the new
- * chunk keeps its size (look-ups walk longer chains).
+ * Out of memory for its own bookkeeping: the record of a new chunk (its
+ * frame, and room for it in the frame table) is secured before
+ * get_new_chunk is called, so that no chunk is ever obtained and then lost.
+ * Without memory for it the callback is not called and the call returns 0
+ * with the pool unchanged (no report); a later call with memory to spare
+ * calls it as if this one had never happened.  A frame table that cannot
+ * double keeps its size (look-ups probe longer) while it has room: only a
+ * full one fails the call.
  *
- * Misuse: NULL @pool or negative @size: WARN EINVAL, 0.  A chunk from the
+ * Misuse: NULL @pool or negative @size: WARN EINVAL, 0 (a negative size is
+ * reported as err->arg "size" with its value).  A chunk from the
  * callback that is misaligned to the chunk size (BUG EMISALIGNED), wraps
  * the address space (BUG ERANGE) or overlaps memory the pool knows (BUG
  * EOVERLAP) is not used; the call then returns 0 (unless another thread

@@ -5,8 +5,8 @@
  *
  * The control map keeps one byte per 32-byte atom of every "frame": every
  * 2^max_chunk_shift-aligned stretch of address space the pool has seen a
- * chunk or a donation in.  Frames are found by frame number through a
- * chained hash table.  Only a block's FIRST atom says what the block is
+ * chunk or a donation in.  Frames are found by address through the frame
+ * table (frames_internal.h).  Only a block's FIRST atom says what the block is
  * (free or live, and its order); the other atoms say "interior", so a split
  * or a merge rewrites one byte, and "unknown" marks memory the pool does not
  * own.  Because every block lies inside one frame (blocks are at most a
@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include "contract_internal.h"
+#include "frames_internal.h"
 #include "genalloc.h"
 
 /* Control bytes. */
@@ -25,23 +27,6 @@
 #define LEGACY_CTRL_FREE	0x40	/* | order: first atom of a free block */
 #define LEGACY_CTRL_LIVE	0x80	/* | order: first atom of a live block */
 #define LEGACY_CTRL_ORDER	0x1f
-
-/**
- * struct legacy_frame - the control bytes of one frame
- * @next:          the next frame in the same hash bucket
- * @base:          the frame's first address (aligned to the chunk size)
- * @from_callback: 1 if the frame is a chunk from get_new_chunk, 0 if it
- *                 holds donations only
- * @mem:           what malloc() returned (the frame starts a colour later)
- * @ctrl:          one control byte per atom
- */
-struct legacy_frame {
-	struct legacy_frame *next;
-	unsigned long base;
-	int from_callback;
-	void *mem;
-	unsigned char ctrl[];
-};
 
 static inline unsigned long legacy_chunk_size(const struct gen_pool *pool)
 {
@@ -74,19 +59,6 @@ static inline int legacy_ctrl_order(unsigned char c)
 	return c & LEGACY_CTRL_ORDER;
 }
 
-/**
- * struct legacy_verdict - a misuse found while the lock was held
- * @code: 0 if there was none
- *
- * Reports go out only after the lock is dropped, so that a handler that
- * returns may call into the pool again.
- */
-struct legacy_verdict {
-	enum genalloc_severity severity;
-	enum genalloc_errcode code;
-	const char *msg;
-};
-
 /*
  * buddy.c: growth, shared with the prefill at creation.  legacy_grow() asks
  * get_new_chunk for one chunk (the pool locked; the lock is dropped around
@@ -95,50 +67,19 @@ struct legacy_verdict {
  * the chunk was refused.
  */
 void legacy_grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long *chunk);
-void legacy_report(const struct legacy_verdict *v, const char *func,
-		   const struct gen_pool *pool, unsigned long addr, unsigned long size);
 
-/* ctrlmap.c: the frame hash */
-int legacy_map_init(struct gen_pool *pool);
-void legacy_map_release(struct gen_pool *pool);
-static inline unsigned long legacy_frame_number(const struct gen_pool *pool,
-						unsigned long addr)
-{
-	return addr >> pool->max_chunk_shift;
-}
-
-/* Chunks usually come from one mapping: consecutive frame numbers, which the
- * low bits already spread; the fold mixes in the high bits for the rest. */
-static inline unsigned long legacy_bucket_of(unsigned long frame_no, unsigned long nr_buckets)
-{
-	return (frame_no ^ (frame_no >> 16) ^ (frame_no >> 20 >> 20)) & (nr_buckets - 1);
-}
-
-/**
- * legacy_map_find() - the frame holding @addr, or NULL if none
- *
- * Inline: every alloc and free makes one look-up, and a call costs as much
- * as the look-up itself.
- */
+/** legacy_map_find() - the frame holding @addr, or NULL if none */
 static inline struct legacy_frame *legacy_map_find(const struct gen_pool *pool,
 						   unsigned long addr)
 {
-	unsigned long fn = legacy_frame_number(pool, addr);
-	struct legacy_frame *f = pool->frames[legacy_bucket_of(fn, pool->nr_buckets)];
-
-	while (f && legacy_frame_number(pool, f->base) != fn)
-		f = f->next;
-	return f;
+	return legacy_frames_lookup(pool->frames, addr);
 }
 
-struct legacy_frame *legacy_frame_new(const struct gen_pool *pool, int from_callback);
-void legacy_frame_free(struct legacy_frame *f);
-void legacy_map_insert(struct gen_pool *pool, struct legacy_frame *f, unsigned long addr);
-struct legacy_frame *legacy_map_add(struct gen_pool *pool, unsigned long addr,
-				    int from_callback);
-unsigned long legacy_frame_bytes(const struct gen_pool *pool);
-struct legacy_frame *legacy_map_first(const struct gen_pool *pool, unsigned long *bucket);
-struct legacy_frame *legacy_map_next(const struct gen_pool *pool, struct legacy_frame *f,
-				     unsigned long *bucket);
+/* Iterate over all frames: *@i is the position, 0 to start. */
+static inline struct legacy_frame *legacy_map_next(const struct gen_pool *pool,
+						   unsigned long *i)
+{
+	return legacy_frames_next(pool->frames, i);
+}
 
 #endif /* GENALLOC_LEGACY_INTERNAL_H */

@@ -5,12 +5,11 @@
  */
 #include <stdlib.h>
 
-#include "../common/internal.h"
 #include "internal.h"
 
 static void free_bookkeeping(struct gen_pool *pool)
 {
-	legacy_map_release(pool);
+	legacy_frames_destroy(pool->frames);
 	free(pool->h);
 	free(pool);
 }
@@ -29,7 +28,7 @@ static void prefill(struct gen_pool *pool, int nr_chunks)
 		pthread_mutex_unlock(&pool->lock);
 		if (!chunk)
 			break;
-		if (v.code) {
+		if (v.what) {
 			legacy_report(&v, "alloc_gen_pool", pool, chunk,
 				      legacy_chunk_size(pool));
 			break;
@@ -40,17 +39,11 @@ static void prefill(struct gen_pool *pool, int nr_chunks)
 struct gen_pool *legacy_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
 		unsigned long (*get_new_chunk)(struct gen_pool *), unsigned long data)
 {
-	const char *bad = genalloc_2005_bad_create_args(nr_chunks, max_chunk_shift,
-							  get_new_chunk != NULL);
 	struct gen_pool *pool;
 
-	if (bad) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL,
-				0, 0, bad);
+	max_chunk_shift = legacy_create_ok(nr_chunks, max_chunk_shift, get_new_chunk != NULL);
+	if (max_chunk_shift < 0)
 		return NULL;
-	}
-	if (!max_chunk_shift)
-		max_chunk_shift = genalloc_page_shift();
 
 	pool = calloc(1, sizeof(*pool));
 	if (!pool)
@@ -58,7 +51,8 @@ struct gen_pool *legacy_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
 	pool->max_chunk_shift = max_chunk_shift;
 	pool->nr_orders = max_chunk_shift - ALLOC_MIN_SHIFT + 1;
 	pool->h = calloc(pool->nr_orders, sizeof(*pool->h));
-	if (!pool->h || legacy_map_init(pool)) {
+	pool->frames = legacy_frames_create(max_chunk_shift);
+	if (!pool->h || !pool->frames) {
 		free_bookkeeping(pool);
 		return NULL;
 	}
@@ -81,8 +75,7 @@ void legacy_gen_pool_destroy(struct gen_pool *pool)
 	live = pool->obtained_bytes + pool->donated_bytes - pool->free_bytes;
 	pthread_mutex_unlock(&pool->lock);
 	if (live) {
-		genalloc_report(GENALLOC_BUG, GENALLOC_EBUSY, "gen_pool_destroy", pool,
-				0, live, "pool has live blocks");
+		legacy_report_misuse(LEGACY_DESTROY_BUSY, "gen_pool_destroy", pool, 0, live);
 		return;
 	}
 	pthread_mutex_destroy(&pool->lock);

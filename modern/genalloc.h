@@ -1009,6 +1009,84 @@ static inline void gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *
 	modern_gen_pool_stats(pool, st);
 }
 
+/* ------------------------------------------- extensions (not in the kernel) */
+/*
+ * For a caller that keeps its own records beside the pool's, as a 2005-style
+ * allocator on this engine does: memory that joins the pool already in use,
+ * and a look at where the free and the used granules lie.
+ */
+
+/* Which runs gen_pool_for_each_run() visits. */
+#define GEN_POOL_RUNS_FREE 1u	/* maximal runs of free granules */
+#define GEN_POOL_RUNS_USED 2u	/* maximal runs of used granules */
+#define GEN_POOL_RUNS_ALL (GEN_POOL_RUNS_FREE | GEN_POOL_RUNS_USED)
+
+/**
+ * typedef gen_pool_run_fn - a visitor of gen_pool_for_each_run()
+ * @pool:  the pool
+ * @chunk: the chunk holding the run (its fixed fields may be read)
+ * @addr:  the run's first address
+ * @size:  its length in bytes, a whole number of granules
+ * @used:  whether its granules are in use
+ * @data:  as given to gen_pool_for_each_run()
+ *
+ * Return: 0 to go on; anything else stops the walk, which returns it.
+ */
+typedef int (*gen_pool_run_fn)(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+			       unsigned long addr, size_t size, bool used, void *data);
+
+GENALLOC_API int modern_gen_pool_add_used(struct gen_pool *pool, unsigned long addr,
+					  size_t size, int nid);
+GENALLOC_API int modern_gen_pool_for_each_run(struct gen_pool *pool, unsigned int which,
+					      gen_pool_run_fn func, void *data);
+
+/**
+ * gen_pool_add_used() - add memory whose granules start out allocated
+ * @pool: the pool
+ * @addr: first address
+ * @size: bytes
+ * @nid:  ignored
+ *
+ * As gen_pool_add(), except that every whole granule of the new chunk is in
+ * use from the moment it joins: no allocation can take any of it until the
+ * caller frees it with gen_pool_free(), in pieces or at once.  A caller
+ * that must record a chunk before anything is allocated from it adds it
+ * this way, records it, then frees what may be handed out.
+ *
+ * Return: as gen_pool_add_owner().
+ */
+static inline int gen_pool_add_used(struct gen_pool *pool, unsigned long addr, size_t size,
+				    int nid)
+{
+	return modern_gen_pool_add_used(pool, addr, size, nid);
+}
+
+/**
+ * gen_pool_for_each_run() - visit the free or the used runs of a pool
+ * @pool:  the pool (NULL: WARN EINVAL, -EINVAL)
+ * @which: GEN_POOL_RUNS_FREE, GEN_POOL_RUNS_USED, or GEN_POOL_RUNS_ALL (the
+ *         runs then alternate and tile each chunk's whole granules); 0 or
+ *         another bit: WARN EINVAL, -EINVAL
+ * @func:  called once per maximal run of the kinds asked for (NULL: WARN
+ *         EINVAL, -EINVAL)
+ * @data:  passed to @func
+ *
+ * Chunks are visited in address order, and each chunk's runs in address
+ * order; a tail shorter than a granule is in no run.  The walk holds the
+ * pool's lock throughout, so in indexed mode it sees one state of the pool
+ * and @func must not call into @pool (an allocation or free would wait for
+ * the walk forever).  In lock-free mode allocations and frees do not wait
+ * for it: the runs are exact only while none is in flight.  Not
+ * async-signal-safe.  Costs O(bitmap words + runs).
+ *
+ * Return: 0 after the whole walk, else what @func returned to stop it.
+ */
+static inline int gen_pool_for_each_run(struct gen_pool *pool, unsigned int which,
+					gen_pool_run_fn func, void *data)
+{
+	return modern_gen_pool_for_each_run(pool, which, func, data);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -155,8 +155,9 @@ static bool aligned_algo(genpool_algo_t algo)
 	return algo == gen_pool_first_fit_order_align || algo == gen_pool_first_fit_align;
 }
 
+/* @used: every whole granule starts out allocated (gen_pool_add_used()). */
 static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys,
-		     size_t size, void *owner, const char *func)
+		     size_t size, void *owner, bool used, const char *func)
 {
 	struct gen_pool_chunk *chunk;
 	unsigned long nbits;
@@ -170,6 +171,8 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	chunk = modern_meta_zalloc(chunk_bytes(nbits));
 	if (!chunk)
 		return -ENOMEM;
+	if (used)
+		modern_bitmap_set(chunk->bits, 0, nbits);
 	if (nbits && nbits <= MODERN_INDEX_MAX_BITS) {
 		chunk->index = modern_index_create(chunk->bits, nbits);
 		/* An order-aligned pool's chunk comes with memory for its
@@ -189,7 +192,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	chunk->start_addr = virt;
 	chunk->end_addr = virt + (size - 1);
 	chunk->nbits = nbits;
-	atomic_init(&chunk->avail, (long)size);
+	atomic_init(&chunk->avail, (long)(used ? size - (nbits << pool->min_alloc_order) : size));
 	rc = publish_chunk(pool, chunk);
 	if (rc) {
 		modern_index_destroy(chunk->index);
@@ -218,7 +221,7 @@ int modern_gen_pool_add_owner(struct gen_pool *pool, unsigned long addr,
 			      phys_addr_t phys, size_t size, int nid, void *owner)
 {
 	(void)nid;
-	return add_chunk(pool, addr, phys, size, owner, "gen_pool_add_owner");
+	return add_chunk(pool, addr, phys, size, owner, false, "gen_pool_add_owner");
 }
 
 /**
@@ -235,7 +238,7 @@ int modern_gen_pool_add_virt(struct gen_pool *pool, unsigned long addr,
 			     phys_addr_t phys, size_t size, int nid)
 {
 	(void)nid;
-	return add_chunk(pool, addr, phys, size, NULL, "gen_pool_add_virt");
+	return add_chunk(pool, addr, phys, size, NULL, false, "gen_pool_add_virt");
 }
 
 /**
@@ -250,7 +253,22 @@ int modern_gen_pool_add_virt(struct gen_pool *pool, unsigned long addr,
 int modern_gen_pool_add(struct gen_pool *pool, unsigned long addr, size_t size, int nid)
 {
 	(void)nid;
-	return add_chunk(pool, addr, NO_PHYS, size, NULL, "gen_pool_add");
+	return add_chunk(pool, addr, NO_PHYS, size, NULL, false, "gen_pool_add");
+}
+
+/**
+ * gen_pool_add_used() - add memory whose granules start out allocated
+ * @pool: the pool
+ * @addr: first address
+ * @size: bytes
+ * @nid:  ignored
+ *
+ * Return: 0, -EINVAL or -ENOMEM (see genalloc.h).
+ */
+int modern_gen_pool_add_used(struct gen_pool *pool, unsigned long addr, size_t size, int nid)
+{
+	(void)nid;
+	return add_chunk(pool, addr, NO_PHYS, size, NULL, true, "gen_pool_add_used");
 }
 
 /**

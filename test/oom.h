@@ -36,4 +36,29 @@ long oom_failed(void);
 		oom_off();                      \
 	} while (0)
 
+/* The 2005 frame table's first size (legacy/frames.c). */
+#define OOM_FRAME_SLOTS 16UL
+
+/**
+ * oom_frame_growth() - what a 2005 pool's frame table does at the insert of
+ * frame number @count when every growth it tries is refused
+ * (legacy/frames.c): it wants to double when it would be more than half
+ * full, and keeps its size instead while a slot stays empty after the
+ * insert
+ * @slots: the table's slots; doubled here when the insert must have them
+ * @count: frames already in the table
+ *
+ * Return: 0: no growth is tried; 1: one is, and refused, the insert goes
+ * on in the old table; 2: one is and must succeed, or the insert fails.
+ */
+static inline int oom_frame_growth(unsigned long *slots, unsigned long count)
+{
+	if ((count + 1) * 2 <= *slots)
+		return 0;
+	if (count + 1 < *slots)
+		return 1;
+	*slots *= 2;
+	return 2;
+}
+
 #endif /* GENALLOC_TEST_OOM_H */

@@ -41,6 +41,32 @@ void reset_errors(void)
 	memset(&last, 0, sizeof(last));
 }
 
+/* Strings compared as strings, NULL only with NULL. */
+static void assert_same_str(const char *field, const char *got, const char *want)
+{
+	if (!got || !want)
+		ck_assert_msg(got == want, "%s: got %s, want %s", field, got ? got : "NULL",
+			      want ? want : "NULL");
+	else
+		ck_assert_msg(!strcmp(got, want), "%s: got \"%s\", want \"%s\"", field, got,
+			      want);
+}
+
+void assert_report_is(const struct genalloc_error *want)
+{
+	ck_assert_int_eq(seen, 1);
+	ck_assert_int_eq(last.severity, want->severity);
+	ck_assert_int_eq(last.code, want->code);
+	assert_same_str("func", last.func, want->func);
+	ck_assert_ptr_eq(last.pool, want->pool);
+	ck_assert_uint_eq(last.addr, want->addr);
+	ck_assert_uint_eq(last.size, want->size);
+	assert_same_str("msg", last.msg, want->msg);
+	assert_same_str("arg", last.arg, want->arg);
+	ck_assert_int_eq(last.arg_value, want->arg_value);
+	reset_errors();
+}
+
 void stderr_capture_start(struct stderr_capture *c)
 {
 	c->saved = dup(2);

@@ -79,6 +79,24 @@ void reset_errors(void);
 	} while (0)
 
 /**
+ * assert_report_is() - exactly one report since the last reset, and every
+ * field of it as @want says (severity, code, func, pool, addr, size, msg,
+ * arg and arg_value); then reset
+ */
+void assert_report_is(const struct genalloc_error *want);
+
+/** REPORT() - a report with an address and a size, for assert_report_is() */
+#define REPORT(sev, c, fn, p, a, s, m)                                        \
+	(&(const struct genalloc_error){ .severity = (sev), .code = (c),      \
+		.func = (fn), .pool = (p), .addr = (a), .size = (s), .msg = (m) })
+
+/** REPORT_ARG() - a report naming argument @name with @value (size 0) */
+#define REPORT_ARG(sev, c, fn, p, a, m, name, value)                          \
+	(&(const struct genalloc_error){ .severity = (sev), .code = (c),      \
+		.func = (fn), .pool = (p), .addr = (a), .msg = (m),           \
+		.arg = (name), .arg_value = (value) })
+
+/**
  * struct stderr_capture - what stderr_capture_start() set aside
  * @saved: the process's stderr
  * @pipe:  the pipe standing in for it

@@ -54,6 +54,29 @@ START_TEST(default_warn_prints_and_returns)
 }
 END_TEST
 
+/* An argument that is neither an address nor a size reaches the handler by
+ * name, and the default line prints it in place of the size. */
+START_TEST(report_arg_names_the_argument)
+{
+	struct stderr_capture cap;
+	char buf[256];
+
+	capture_errors();
+	genalloc_report_arg(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL, 0,
+			    "max_chunk_shift", 30, "max_chunk_shift above page shift + 10");
+	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL, 0,
+				    "max_chunk_shift above page shift + 10",
+				    "max_chunk_shift", 30));
+	stderr_capture_start(&cap);
+	genalloc_set_error_handler(NULL);
+	genalloc_report_arg(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", NULL, 0,
+			    "size", -32, "negative size");
+	stderr_capture_end(&cap, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "genalloc: WARN: gen_pool_alloc: negative size "
+			      "(pool (nil), addr 0, size -32)\n");
+}
+END_TEST
+
 START_TEST(default_bug_aborts)
 {
 	expect_death();
@@ -105,6 +128,7 @@ Suite *error_hook_suite(void)
 	tcase_add_test(tc, set_handler_returns_previous);
 	tcase_add_test(tc, report_reaches_handler_with_all_fields);
 	tcase_add_test(tc, default_warn_prints_and_returns);
+	tcase_add_test(tc, report_arg_names_the_argument);
 	tcase_add_test_raise_signal(tc, default_bug_aborts, SIGABRT);
 	tcase_add_test(tc, strerror_names_every_code);
 	tcase_add_test(tc, strerror_names_are_as_listed);

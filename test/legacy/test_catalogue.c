@@ -154,7 +154,7 @@ START_TEST(default_hook_prints_the_engine_message)
 	char want[160], buf[256];
 
 	snprintf(want, sizeof(want), "genalloc: WARN: gen_pool_alloc: negative size "
-		 "(pool %p, addr 0, size 0)\n", (void *)pool);
+		 "(pool %p, addr 0, size -32)\n", (void *)pool);
 	expect_death();
 	stderr_capture_start(&cap);
 	ck_assert_uint_eq(gen_pool_alloc(pool, -32), 0);

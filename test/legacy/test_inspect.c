@@ -118,7 +118,7 @@ END_TEST
 
 START_TEST(many_frames_grow_the_table)
 {
-	/* More frames than the table's first buckets: the map must rehash. */
+	/* More frames than the table's first slots: it must grow. */
 	unsigned long d = (unsigned long)test_region(64, 64 * 64);
 	struct gen_pool *p = alloc_gen_pool(0, ALLOC_MIN_SHIFT + 1, NULL, 0);
 	struct legacy_gen_pool_stats st;

@@ -22,7 +22,7 @@
 
 #define SHIFT	12
 #define CHUNK	(1UL << SHIFT)
-/* More frames than the frame table's first 16 buckets: one must double it. */
+/* More frames than the frame table's first 16 slots: one must double it. */
 #define NR	20
 
 /* Back to a fresh supply over the same memory: chunk n is at the same
@@ -71,8 +71,8 @@ START_TEST(create_fails_cleanly_at_every_allocation)
 		ck_assert_int_gt(failed, 0);
 		ck_assert_int_lt(n, 16);
 	}
-	/* The pool, its list heads, its frame table. */
-	ck_assert_int_eq(n, 3);
+	/* The pool, its list heads, its frame table and the table's slots. */
+	ck_assert_int_eq(n, 4);
 	ck_assert_int_eq(failed, 0);
 	ck_assert_int_eq(atomic_load(&cs.calls), 0);
 	assert_consistent(pool);
@@ -105,10 +105,10 @@ START_TEST(prefill_stops_where_memory_runs_out)
 			ck_assert_int_eq(atomic_load(&cs.calls), 0);
 			continue;
 		}
-		/* Three allocations make the pool, then one frame a chunk. */
+		/* Four allocations make the pool, then one frame a chunk. */
 		k = atomic_load(&cs.calls);
-		ck_assert_int_eq(k, n < 6 ? n - 3 : 3);
-		ck_assert_int_eq(failed, n < 6);
+		ck_assert_int_eq(k, n < 7 ? n - 4 : 3);
+		ck_assert_int_eq(failed, n < 7);
 		assert_consistent(pool);
 		legacy_gen_pool_stats(pool, &st);
 		ck_assert_uint_eq(st.obtained_bytes, k * CHUNK);
@@ -124,7 +124,7 @@ START_TEST(prefill_stops_where_memory_runs_out)
 		if (k == 3)
 			break;
 	}
-	ck_assert_int_eq(n, 6);
+	ck_assert_int_eq(n, 7);
 	ck_assert_int_eq(failed, 0);
 }
 END_TEST
@@ -141,8 +141,9 @@ START_TEST(growth_fails_cleanly_at_every_allocation)
 	struct pool_snapshot before;
 	unsigned long got[NR + 1], tgot[NR], a;
 	struct gen_pool *pool, *twin;
+	unsigned long slots = OOM_FRAME_SLOTS;
 	long n, failed;
-	int i, refused = 0;
+	int i, growth, refused = 0, must_grow = 0;
 
 	chunk_supply_init(&cs, SHIFT, NR + 1);
 	chunk_supply_init(&ts, SHIFT, NR);
@@ -158,10 +159,12 @@ START_TEST(growth_fails_cleanly_at_every_allocation)
 			assert_pool_unchanged(pool, &cs, before);
 			refused++;
 		}
-		/* Only the frame can fail the call.  From the 17th frame on the
-		 * table wants to double; refused, it keeps its size. */
-		ck_assert_int_eq(n, 1);
-		ck_assert_int_eq(failed, i >= 16);
+		/* The frame can fail the call, and the table's growth only
+		 * when the table has no room left without it. */
+		growth = oom_frame_growth(&slots, (unsigned long)i);
+		must_grow += growth == 2;
+		ck_assert_int_eq(n, growth == 2 ? 2 : 1);
+		ck_assert_int_eq(failed, growth == 1);
 		EXPECT_EQ(a, chunk_at(&cs, i));
 		ck_assert_int_eq(atomic_load(&cs.calls), i + 1);
 		got[i] = a;
@@ -170,7 +173,8 @@ START_TEST(growth_fails_cleanly_at_every_allocation)
 		assert_consistent(pool);
 		assert_same_lists(pool, twin);
 	}
-	ck_assert_int_eq(refused, NR);
+	ck_assert_int_gt(must_grow, 0);
+	ck_assert_int_eq(refused, NR + must_grow);
 	release_chunks(twin, tgot, NR);
 	/* Memory is back: the next growth splits chunk NR as a fresh pool would. */
 	got[NR] = gen_pool_alloc(pool, 32);
@@ -225,8 +229,8 @@ START_TEST(donation_without_memory_is_refused)
 {
 	struct chunk_supply cs, ts;
 	struct gen_pool *pool, *twin;
-	unsigned long got[NR];
-	int i;
+	unsigned long got[NR], slots = OOM_FRAME_SLOTS;
+	int i, growth;
 
 	capture_errors();
 	chunk_supply_init(&cs, SHIFT, NR);
@@ -236,10 +240,11 @@ START_TEST(donation_without_memory_is_refused)
 	ck_assert_ptr_nonnull(pool);
 	ck_assert_ptr_nonnull(twin);
 	for (i = 0; i < NR; i++) {
-		/* The upper half first: a new frame (one allocation, two from
-		 * the 17th frame on, the second - the table - refusable). */
+		/* The upper half first: a new frame (one allocation, and one
+		 * for the table when it grows, refusable while it has room). */
+		growth = oom_frame_growth(&slots, (unsigned long)i);
 		ck_assert_int_eq(donate_under_oom(pool, &cs, chunk_at(&cs, i) + CHUNK / 2,
-						  (int)CHUNK / 2), i >= 16 ? 3 : 2);
+						  (int)CHUNK / 2), growth == 2 ? 4 : 2 + growth);
 		/* The lower half lands in a known frame: no allocation, and it
 		 * merges with the upper half into a whole chunk. */
 		ck_assert_int_eq(donate_under_oom(pool, &cs, chunk_at(&cs, i), (int)CHUNK / 2), 0);

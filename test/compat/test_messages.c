@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * test/compat/test_messages.c - what each report of the 2005 API says on
+ * both backends, field by field: the call, the pool, the address and size
+ * given, the message, and an argument the address and size cannot carry
+ * (a shift, a chunk count, a negative size) by its name with its value.
+ * The messages are the 2005 contract's (legacy/contract.c), so each backend
+ * must say what the buddy engine says (_i = 0 buddy, 1 bitmap).
+ */
+#include <limits.h>
+
+#include "../support.h"
+#include "compat_fixture.h"
+
+#define SHIFT 12
+
+/* The pool a report names when the engine itself finds the misuse (see
+ * compat/genalloc.h): the buddy engine names its own. */
+static const void *finder(struct gen_pool *pool, int i)
+{
+	return fx_backend(i) == COMPAT_BACKEND_BITMAP ? (const void *)pool
+						       : (const void *)pool->engine;
+}
+
+START_TEST(creation_names_the_argument_and_its_value)
+{
+	enum compat_backend b = fx_backend(_i);
+	struct fx_provider *p = fx_provider_new(SHIFT, 1);
+
+	capture_errors();
+	ck_assert_ptr_null(gen_pool_create_backend(b, 0, 30, NULL, 0));
+	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL, 0,
+				  "max_chunk_shift above page shift + 10",
+				  "max_chunk_shift", 30));
+	ck_assert_ptr_null(gen_pool_create_backend(b, 0, -7, NULL, 0));
+	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL, 0,
+				  "max_chunk_shift below ALLOC_MIN_SHIFT",
+				  "max_chunk_shift", -7));
+	ck_assert_ptr_null(gen_pool_create_backend(b, -3, SHIFT, fx_get_new_chunk,
+						   (unsigned long)p));
+	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL, 0,
+				  "negative nr_chunks", "nr_chunks", -3));
+	ck_assert_ptr_null(gen_pool_create_backend(b, 2, SHIFT, NULL, 0));
+	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL, 0,
+				  "nr_chunks without get_new_chunk", "nr_chunks", 2));
+}
+END_TEST
+
+START_TEST(arguments_carry_the_values_given)
+{
+	struct gen_pool *pool = fx_pool(_i, fx_provider_new(SHIFT, 1), 0);
+
+	capture_errors();
+	ck_assert_uint_eq(gen_pool_alloc(pool, -32), 0);
+	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", pool, 0,
+				  "negative size", "size", -32));
+	ck_assert_uint_eq(gen_pool_alloc(NULL, -5), 0);
+	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", NULL, 0,
+				  "NULL pool", "size", -5));
+	ck_assert_uint_eq(gen_pool_alloc(NULL, 64), 0);
+	assert_report_is(REPORT(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", NULL, 0, 64,
+			      "NULL pool"));
+	gen_pool_free(pool, 0x1000, INT_MIN);
+	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free", pool, 0x1000,
+				  "negative size", "size", INT_MIN));
+	gen_pool_free(pool, 0, 32);
+	assert_report_is(REPORT(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free", pool, 0, 32,
+			      "address 0"));
+}
+END_TEST
+
+START_TEST(free_verdicts_carry_address_and_size)
+{
+	struct gen_pool *pool = fx_pool(_i, fx_provider_new(SHIFT, 1), 0);
+	unsigned long a = gen_pool_alloc(pool, 128), d = (unsigned long)test_region(4096, 4096);
+	const void *f = finder(pool, _i);
+
+	capture_errors();
+	gen_pool_free(pool, a, 256);
+	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_ESIZE, "gen_pool_free", f, a, 256,
+			      "size differs from the allocated size"));
+	gen_pool_free(pool, a + 32, 32);
+	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_EFOREIGN, "gen_pool_free", f, a + 32, 32,
+			      "address inside a live block, not its start"));
+	gen_pool_free(pool, a + 8, 64);
+	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_EMISALIGNED, "gen_pool_free", f, a + 8, 64,
+			      "address not aligned to the rounded size"));
+	gen_pool_free(pool, ULONG_MAX - 31, 64);
+	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_ERANGE, "gen_pool_free", f, ULONG_MAX - 31,
+			      64, "range wraps past the end of the address space"));
+	gen_pool_free(pool, a, 100);
+	ck_assert_int_eq(errors_seen(), 0);
+	gen_pool_free(pool, a, 100);
+	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_EDOUBLEFREE, "gen_pool_free", f, a, 100,
+			      "block is already free"));
+	gen_pool_free(pool, a + 64, 32);
+	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_EDOUBLEFREE, "gen_pool_free", f, a + 64, 32,
+			      "block is already free"));
+	gen_pool_free(pool, d + 128, 64);
+	ck_assert_int_eq(errors_seen(), 0);
+	gen_pool_free(pool, d, 256);
+	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_EOVERLAP, "gen_pool_free", f, d, 256,
+			      "donated range overlaps memory the pool has"));
+}
+END_TEST
+
+START_TEST(chunk_verdicts_carry_the_chunk)
+{
+	struct fx_provider *p = fx_provider_new(SHIFT, 2);
+	struct gen_pool *pool = fx_pool(_i, p, 0);
+	const void *f = finder(pool, _i);
+	unsigned long c1 = p->chunk[1];
+
+	capture_errors();
+	p->bad = c1 + 32;
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
+	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_EMISALIGNED, "gen_pool_alloc", f, c1 + 32,
+			      4096, "new chunk not aligned to the chunk size"));
+	p->bad = ULONG_MAX - 31;
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
+	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_ERANGE, "gen_pool_alloc", f, ULONG_MAX - 31,
+			      4096, "new chunk wraps past the end of the address space"));
+	gen_pool_free(pool, c1, 32);	/* a donation, then a chunk over it */
+	ck_assert_int_eq(errors_seen(), 0);
+	p->bad = c1;
+	ck_assert_uint_eq(gen_pool_alloc(pool, 4096), 0);
+	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_EOVERLAP, "gen_pool_alloc", f, c1, 4096,
+			      "new chunk overlaps memory the pool has"));
+}
+END_TEST
+
+START_TEST(busy_destroy_carries_the_live_bytes)
+{
+	struct gen_pool *pool = fx_pool(_i, fx_provider_new(SHIFT, 1), 0);
+
+	capture_errors();
+	ck_assert_uint_ne(gen_pool_alloc(pool, 100), 0);
+	ck_assert_uint_ne(gen_pool_alloc(pool, 32), 0);
+	gen_pool_destroy(pool);
+	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_EBUSY, "gen_pool_destroy", pool, 0, 160,
+			      "pool has live blocks"));
+}
+END_TEST
+
+Suite *compat_messages_suite(void)
+{
+	Suite *s = suite_create("compat_messages");
+	TCase *tc = tcase_create("messages");
+
+	tcase_add_loop_test(tc, creation_names_the_argument_and_its_value, 0, 2);
+	tcase_add_loop_test(tc, arguments_carry_the_values_given, 0, 2);
+	tcase_add_loop_test(tc, free_verdicts_carry_address_and_size, 0, 2);
+	tcase_add_loop_test(tc, chunk_verdicts_carry_the_chunk, 0, 2);
+	tcase_add_loop_test(tc, busy_destroy_carries_the_live_bytes, 0, 2);
+	suite_add_tcase(s, tc);
+	return s;
+}
