@@ -121,7 +121,7 @@ help: help-core
 -include $(sort $(wildcard examples/*/build.mk bench/build.mk test/*/build.mk))
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all lib check check-run check-asan check-tsan check-valgrind coverage \
+.PHONY: all lib check check-includes check-run check-asan check-tsan check-valgrind coverage \
 	install uninstall clean help help-core deps-check deps-lcov deps-valgrind deps-gnuplot \
 	deps-cxx FORCE
 
@@ -186,9 +186,13 @@ $(TEST_OBJS): | deps-check
 CK_TIMEOUT ?= $(or $(VARIANT_CK_TIMEOUT_$(VARIANT)),1)
 TEST_WRAPPER ?=
 
-check:
+check: check-includes
 	@$(MAKE) --no-print-directory deps-check
 	@$(MAKE) --no-print-directory VARIANT=$(VARIANT) check-run
+
+# Who may include what (test/include-rules.txt).
+check-includes:
+	@bash test/include-rules.sh
 
 check-run: $(TEST_BIN) $(CHECK_PROGRAMS)
 	CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT) $(TEST_WRAPPER) $(TEST_BIN) $(SUITE)
@@ -312,6 +316,7 @@ help-core:
 	@echo 'Targets:'
 	@echo '  all (default)   build/libgenalloc.a and build/libgenalloc.so, examples, benches'
 	@echo '  check           run every Check suite and the examples (installs Check if root)'
+	@echo '  check-includes  every #include against test/include-rules.txt (make check runs it)'
 	@echo '  check-asan      the same under AddressSanitizer + UBSan'
 	@echo '  check-tsan      the same under ThreadSanitizer, with the long stress runs'
 	@echo '  check-valgrind  the same under valgrind (memcheck, leak check)'
