@@ -63,11 +63,12 @@
 #include <string.h>
 
 #include "bitmap_internal.h"
+#include "index_core.h"
 #include "meta_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
-#define BLOCK_SHIFT 14
-#define BLOCK_BITS (1UL << BLOCK_SHIFT)
+#define SC_BLOCK_SHIFT 14
+#define SC_BLOCK_BITS (1UL << SC_BLOCK_SHIFT)
 #define EXACT 63		/* lengths 1 .. 63 have a class each */
 #define SUB_SHIFT 2		/* then 4 classes per power of two */
 #define NCLASS (EXACT + (32 - 6) * (1 << SUB_SHIFT))
@@ -91,7 +92,7 @@ static const struct sc_run everything = { UINT32_MAX, UINT32_MAX };
 /**
  * struct modern_sizeclass - see the file comment
  * @nbits:     granules in the chunk
- * @nblocks:   blocks of BLOCK_BITS granules
+ * @nblocks:   blocks of SC_BLOCK_BITS granules
  * @row_words: words per class row
  * @sum_words: words per row summary (0: rows of SUM_AFTER words or fewer
  *             have none)
@@ -253,7 +254,7 @@ static void run_added(struct modern_sizeclass *sc, unsigned long start, unsigned
 		sc->nonempty[c / BPL] |= 1UL << (c % BPL);
 	if (len > sc->maxlen[c])
 		sc->maxlen[c] = (uint32_t)len;
-	mark(sc, c, start >> BLOCK_SHIFT);
+	mark(sc, c, start >> SC_BLOCK_SHIFT);
 }
 
 /* The free run [@start, @start + @len) is gone (merged or claimed). */
@@ -288,7 +289,7 @@ static unsigned long head_slots(unsigned long nbits, unsigned int room, unsigned
 
 static unsigned long row_words_for(unsigned long nbits)
 {
-	return modern_bits_to_longs((nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT);
+	return modern_bits_to_longs((nbits + SC_BLOCK_BITS - 1) >> SC_BLOCK_SHIFT);
 }
 
 static unsigned long sum_words_for(unsigned long row_words)
@@ -367,7 +368,7 @@ struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned lon
 	if (!sc)
 		return NULL;
 	sc->nbits = nbits;
-	sc->nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT;
+	sc->nblocks = (nbits + SC_BLOCK_BITS - 1) >> SC_BLOCK_SHIFT;
 	sc->row_words = row_words_for(nbits);
 	sc->sum_words = sum_words_for(sc->row_words);
 	sc->nclass = classes_for(nbits);
@@ -483,10 +484,10 @@ static void refill_visit(void *arg, unsigned long start, unsigned long end)
  *
  * Return: whether the block starts any run of the class.
  */
-static bool scan_block(const struct modern_index *ix, const unsigned long *map,
+static bool scan_sc_block(const struct modern_index *ix, const unsigned long *map,
 		       unsigned long nbits, unsigned long b, struct refill *rf)
 {
-	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS;
+	unsigned long first = b << SC_BLOCK_SHIFT, end = first + SC_BLOCK_BITS;
 
 	rf->any = false;
 	modern_index_visit_runs(ix, map, first, end < nbits ? end : nbits, class_min(rf->c),
@@ -536,15 +537,15 @@ static struct sc_run refill(struct modern_sizeclass *sc, const struct modern_ind
 {
 	struct refill rf = { .sc = sc, .c = c, .nr = nr, .from = sc->horizon[c] };
 	struct sc_run next = { 0, c + 1 };
-	unsigned long b = c < EXACT ? rf.from.start >> BLOCK_SHIFT : 0;
+	unsigned long b = c < EXACT ? rf.from.start >> SC_BLOCK_SHIFT : 0;
 
 	sc->horizon[c] = everything;
 	for (b = next_marked(sc, c, b); b != ~0UL; b = next_marked(sc, c, b + 1)) {
-		if (!scan_block(ix, map, sc->nbits, b, &rf)) {
+		if (!scan_sc_block(ix, map, sc->nbits, b, &rf)) {
 			unmark(sc, c, b);	/* its runs are gone: a stale mark */
 		} else if (c < EXACT && sc->nhead[c] == sc->exact_room) {
 			/* The rest start in later blocks, if any. */
-			next.start = (uint32_t)((b + 1) << BLOCK_SHIFT);
+			next.start = (uint32_t)((b + 1) << SC_BLOCK_SHIFT);
 			if (b + 1 < sc->nblocks && run_before(next, sc->horizon[c]))
 				sc->horizon[c] = next;
 			break;
@@ -678,4 +679,47 @@ bool modern_sc_verify(struct modern_sizeclass *sc, const unsigned long *map)
 		ok = !(sc->nonempty[c / BPL] >> (c % BPL) & 1);
 	modern_sc_destroy(fresh);
 	return ok && heads_complete(sc, map);
+}
+
+/* ------------------------------------------------------------ best fit */
+
+/* Best fit without the size classes (no memory for them): every run that
+ * can hold @nr, in address order, one O(log n) step each. */
+static unsigned long best_fit_walk(const struct modern_index *ix, const unsigned long *map,
+				   unsigned long nr, unsigned long *run_end)
+{
+	unsigned long best = MODERN_INDEX_NONE, best_len = ~0UL, p, end;
+
+	p = modern_index_find(ix, map, 0, nr);
+	while (p != MODERN_INDEX_NONE) {
+		end = next_used(ix, map, p + nr);
+		if (end - p < best_len) {
+			best_len = end - p;
+			best = p;
+			if (best_len == nr)
+				break;
+		}
+		p = modern_index_find(ix, map, end + 1, nr);
+	}
+	if (best != MODERN_INDEX_NONE)
+		*run_end = best + best_len;
+	return best;
+}
+
+unsigned long modern_index_best_fit(struct modern_index *ix, const unsigned long *map,
+				    unsigned long nr, unsigned long *run_end)
+{
+	unsigned long r;
+
+	if (nr > ix->nbits || modern_index_longest(ix) < nr)
+		return MODERN_INDEX_NONE;
+	settle_short_dirty(ix, nr);
+	if (!ix->sc) {
+		ix->sc = modern_sc_create(map, ix->nbits);
+		ix->lazy = ix->sc || ix->oh_on || ix->gp_on;
+	}
+	r = ix->sc ? modern_sc_best_fit(ix->sc, ix, map, nr, run_end)
+		   : best_fit_walk(ix, map, nr, run_end);
+	settle_dirty_at(ix, r);
+	return r;
 }
