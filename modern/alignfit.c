@@ -40,7 +40,7 @@ static unsigned long hint_block_end(const struct modern_index *ix, unsigned long
 	return min_ul((h + 1) * HINT_SPAN, ix->count[0]);
 }
 
-void  modern_ix_points_load(struct modern_index *ix, const unsigned long *map)
+void modern_ix_points_load(struct modern_index *ix, const unsigned long *map)
 {
 	unsigned long *gp = gp_map(ix), b;
 
@@ -62,7 +62,7 @@ static uint32_t hint_block_value(const struct modern_index *ix, unsigned long h)
 }
 
 /* The hints start as the blocks' longest runs: no request fits in less. */
-void  modern_ix_hints_load(struct modern_index *ix)
+void modern_ix_hints_load(struct modern_index *ix)
 {
 	unsigned long h;
 
@@ -213,12 +213,15 @@ static void ohint_lower(struct modern_index *ix, const unsigned long *map, unsig
 	modern_ohint_lower(ix->oh, h, v);
 }
 
-/* The hints after bits up to @b were claimed (@claim) out of the free run
- * @r, or released, merging the run that started at @b into @r. */
-void  modern_ix_hints_update(struct modern_index *ix, const unsigned long *map,
-					 struct run r, unsigned long b, bool claim)
+/* The hints after a change: bits up to b were claimed out of the free run
+ * r, or released, merging the run that started at b into r. */
+MODERN_NOINLINE void modern_ix_hints_update(struct modern_index *ix, const unsigned long *map,
+					    const struct modern_index_change *chg)
 {
-	if (claim) {
+	const struct run r = { chg->run_start, chg->run_end };
+	const unsigned long b = chg->start + chg->nr;
+
+	if (chg->claim) {
 		ohint_lower(ix, map, r.start >> HINT_SHIFT);
 		if (r.end > b)
 			ohint_raise(ix, b >> HINT_SHIFT, b, r.end);
@@ -230,19 +233,20 @@ void  modern_ix_hints_update(struct modern_index *ix, const unsigned long *map,
 	}
 }
 
-/* Bits [@a, @b) were claimed (@claim) or released: so were the first bits
- * of the blocks from the first that starts at or after @a, up to @b. */
-void  modern_ix_points_update(struct modern_index *ix, unsigned long a, unsigned long b,
-				      bool claim)
+/* The grid-point map after a change: the first bits of the blocks that
+ * start inside the claimed or released bits were claimed or released. */
+MODERN_NOINLINE void modern_ix_points_update(struct modern_index *ix,
+					     const struct modern_index_change *chg)
 {
-	unsigned long lo = ceil_div(a, BLOCK_BITS), hi = ceil_div(b, BLOCK_BITS), m;
+	unsigned long lo = ceil_div(chg->start, BLOCK_BITS), m;
+	unsigned long hi = ceil_div(chg->start + chg->nr, BLOCK_BITS);
 	unsigned long *gp = gp_map(ix);
 
 	for (; lo < hi; lo = (lo / BPL + 1) * BPL) {
 		m = ~0UL << (lo % BPL);
 		if (hi - lo < BPL - lo % BPL)
 			m &= ~(~0UL << (hi % BPL));
-		if (claim)
+		if (chg->claim)
 			gp[lo / BPL] &= ~m;
 		else
 			gp[lo / BPL] |= m;
@@ -257,7 +261,7 @@ static unsigned long block_find_aligned(const struct modern_index *ix,
 /* Does every hint bound its block?  By monotony it is enough that the next
  * request up fits in no run that starts there (the general search, which
  * tries exactly those runs, says so). */
-bool  modern_ix_hints_verify(const struct modern_index *ix, const unsigned long *map)
+bool modern_ix_hints_verify(const struct modern_index *ix, const unsigned long *map)
 {
 	const struct modern_ohint *oh = ix->oh;
 	unsigned long h, b, nr, mask, e;
@@ -279,7 +283,7 @@ bool  modern_ix_hints_verify(const struct modern_index *ix, const unsigned long 
 
 /* Is every grid-point bit its block's first bit's freedom, and the bits
  * past the last block clear? */
-bool  modern_ix_points_verify(const struct modern_index *ix, const unsigned long *map)
+bool modern_ix_points_verify(const struct modern_index *ix, const unsigned long *map)
 {
 	const unsigned long *gp = gp_map(ix);
 	unsigned long b, end = ceil_div(ix->count[0], BPL) * BPL;

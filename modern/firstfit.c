@@ -60,8 +60,8 @@ static unsigned long tree_next_block_ge(const struct modern_index *ix, unsigned 
 }
 
 /* The leftmost block after @b of value >= @nr, or MODERN_INDEX_NONE. */
-unsigned long  modern_ix_next_block_ge(const struct modern_index *ix, unsigned long b,
-				   unsigned long nr)
+unsigned long modern_ix_next_block_ge(const struct modern_index *ix, unsigned long b,
+				      unsigned long nr)
 {
 	return with_dirty(ix, tree_next_block_ge(ix, b, nr), b + 1, nr);
 }
@@ -172,8 +172,8 @@ block_find(const struct modern_index *ix, const unsigned long *map, unsigned lon
 /* first_block_ge() on a chunk of at most 8 blocks, whose tree is its
  * leaves and the root: out of line, to keep the leaves' test out of the
  * usual loop. */
-unsigned long  modern_ix_first_leaf_ge(const struct modern_index *ix,
-						   unsigned long nr)
+MODERN_NOINLINE unsigned long modern_ix_first_leaf_ge(const struct modern_index *ix,
+						      unsigned long nr)
 {
 	unsigned int m = leaf_mask(ix, 0, nr);
 

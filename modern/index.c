@@ -54,13 +54,12 @@
 
 #include "meta_internal.h"
 #include "orderhint_internal.h"
-#include "sizeclass_internal.h"
 
 /* scan_block() in the block that holds the chunk's last word: out of line,
  * so that the common case tests for it once rather than at every word. */
-unsigned long
- modern_ix_find_in_last_block(const struct modern_index *ix, const unsigned long *map, unsigned long p,
-		   unsigned long flip)
+MODERN_NOINLINE unsigned long
+modern_ix_find_in_last_block(const struct modern_index *ix, const unsigned long *map,
+			     unsigned long p, unsigned long flip)
 {
 	return scan_block(ix, map, p, flip, true);
 }
@@ -204,8 +203,8 @@ static unsigned long prev_busy_block(const struct modern_index *ix, unsigned lon
 }
 
 /* The first used bit at or after @p, or nbits (as find_next_bit()). */
-unsigned long  modern_ix_next_used_slow(const struct modern_index *ix, const unsigned long *map,
-				    unsigned long p)
+unsigned long modern_ix_next_used_slow(const struct modern_index *ix, const unsigned long *map,
+				       unsigned long p)
 {
 	unsigned long q, b;
 
@@ -494,8 +493,8 @@ static MODERN_ALWAYS_INLINE void raise_block_later(struct modern_index *ix, unsi
 
 /* Bits k of @mask whose leaf @g + k is saturated and yet shorter than @nr
  * (> LEAF_SAT) cleared: the rare search for a run of 2^16 bits or more. */
-unsigned int  modern_ix_sat_filter(const struct modern_index *ix, unsigned long g,
-					       unsigned long nr, unsigned int mask)
+MODERN_NOINLINE unsigned int modern_ix_sat_filter(const struct modern_index *ix, unsigned long g,
+						  unsigned long nr, unsigned int mask)
 {
 	unsigned int m, k;
 
@@ -562,7 +561,7 @@ static unsigned long gp_words_beside(unsigned long nbits, size_t base)
 	return words;
 }
 
-unsigned long  modern_ix_points_words(unsigned long nbits)
+unsigned long modern_ix_points_words(unsigned long nbits)
 {
 	return gp_words_beside(nbits, base_bytes(nbits));
 }
@@ -608,18 +607,39 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 	return ix;
 }
 
+/* The consumer, if any, is gone. */
+static void drop_consumer(struct modern_index *ix)
+{
+	if (ix->consumer)
+		ix->consumer->ops->destroy(ix->consumer);
+	ix->consumer = NULL;
+	ix->lazy = ix->oh_on || ix->gp_on;
+}
+
+void modern_index_attach(struct modern_index *ix, struct modern_index_consumer *c)
+{
+	drop_consumer(ix);
+	ix->consumer = c;
+	ix->lazy = c || ix->oh_on || ix->gp_on;
+}
+
+struct modern_index_consumer *modern_index_consumer(const struct modern_index *ix)
+{
+	return ix->consumer;
+}
+
 void modern_index_destroy(struct modern_index *ix)
 {
 	if (!ix)
 		return;
-	modern_sc_destroy(ix->sc);
+	drop_consumer(ix);
 	modern_ohint_destroy(ix->oh);
 	modern_meta_free(ix, modern_index_bytes(ix->nbits));
 }
 
 size_t modern_index_footprint(const struct modern_index *ix)
 {
-	return modern_index_bytes(ix->nbits) + (ix->sc ? modern_sc_bytes(ix->nbits) : 0) +
+	return modern_index_bytes(ix->nbits) + (ix->consumer ? ix->consumer->ops->bytes(ix->consumer) : 0) +
 	       (ix->oh ? modern_ohint_bytes(hint_blocks(ix)) : 0);
 }
 
@@ -659,10 +679,8 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 	for (l = 2; l < ix->nlevels; l++)
 		for (i = 0; i < ix->count[l]; i++)
 			ix->max[l][i] = node_max(ix, l, i);
-	/* Rebuilt from the map by the next best fit. */
-	modern_sc_destroy(ix->sc);
-	ix->sc = NULL;
-	ix->lazy = ix->oh_on || ix->gp_on;
+	/* A consumer is rebuilt from the map by its next search. */
+	drop_consumer(ix);
 	if (ix->oh_on)
 		modern_ix_hints_load(ix);
 	if (ix->gp_on)
@@ -670,8 +688,8 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 }
 
 /* The first bit of the free run holding (or ending just below) @a. */
-unsigned long  modern_ix_run_start(const struct modern_index *ix, const unsigned long *map,
-			       unsigned long a)
+unsigned long modern_ix_run_start(const struct modern_index *ix, const unsigned long *map,
+				  unsigned long a)
 {
 	unsigned long p;
 
@@ -681,20 +699,23 @@ unsigned long  modern_ix_run_start(const struct modern_index *ix, const unsigned
 	return p == MODERN_INDEX_NONE ? 0 : p + 1;
 }
 
-/* What is built on demand learns of the change too: the size classes, of
- * the run @r that bits [@start, @start + @nr) were claimed out of (@claim)
- * or merged into, the aligned-fit hints and the grid-point map (out of
- * line).  An update of a chunk without any pays one test. */
+/* What is built on demand learns of the change too, from its change
+ * record: the bits [@start, @start + @nr) were claimed out of (@claim) or
+ * merged into the run @r.  The consumer (best fit's size classes), the
+ * aligned-fit hints and the grid-point map take it out of line; an update
+ * of a chunk without any pays one test. */
 static MODERN_ALWAYS_INLINE void lazy_update(struct modern_index *ix, const unsigned long *map,
 					struct run r, unsigned long start, unsigned long nr,
 					bool claim)
 {
-	if (ix->sc)
-		modern_sc_update(ix->sc, r.start, r.end, start, nr, claim);
+	const struct modern_index_change chg = { r.start, r.end, start, nr, claim };
+
+	if (ix->consumer)
+		ix->consumer->ops->change(ix->consumer, &chg);
 	if (ix->oh_on)
-		modern_ix_hints_update(ix, map, r, start + nr, claim);
+		modern_ix_hints_update(ix, map, &chg);
 	if (ix->gp_on)
-		modern_ix_points_update(ix, start, start + nr, claim);
+		modern_ix_points_update(ix, &chg);
 }
 
 /* A release merged the free run [@s, @e): windows on the memo's grid (or a
@@ -849,7 +870,7 @@ bool modern_index_verify(const struct modern_index *ix, const unsigned long *map
 	if (ix->miss_nr && modern_bitmap_find_next_zero_area(map, ix->nbits, 0, ix->miss_nr,
 							     (1UL << ix->miss_grid) - 1) < ix->nbits)
 		return false;
-	return !ix->sc || modern_sc_verify(ix->sc, map);
+	return !ix->consumer || ix->consumer->ops->verify(ix->consumer, map);
 }
 
 unsigned long modern_index_longest(const struct modern_index *ix)

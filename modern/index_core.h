@@ -90,12 +90,13 @@
  * @nfull:   levels of the full map
  * @oh_on:   @oh is loaded, kept up to date and searched
  * @gp_on:   the grid-point map (below) is loaded and kept up to date
- * @lazy:    @sc is built, @oh_on or @gp_on: one test on every update says
+ * @lazy:    @consumer is attached, @oh_on or @gp_on: one test on every update says
  *           whether any needs telling
  * @miss_grid: with @miss_nr, an aligned search known to find nothing (see
  * @miss_nr:   THE MISS MEMO; @miss_nr 0 for none).  Both fit in the bytes
  *             the header's alignment leaves after @lazy.
- * @sc:      runs by size class, built the first time best fit runs
+ * @consumer: fed every change record: best fit's size classes, built
+ *           the first time best fit runs (modern_index_attach())
  * @oh:      bounds for the aligned requests of one grid family
  *           (orderhint.c): memory
  *           reserved up front or at the first need, used once @oh_on
@@ -130,7 +131,7 @@ struct modern_index {
 	bool lazy;
 	unsigned char miss_grid;
 	uint16_t miss_nr;
-	struct modern_sizeclass *sc;
+	struct modern_index_consumer *consumer;
 	struct modern_ohint *oh;
 	uint16_t *leaf;
 	uint32_t *max[MAX_LEVELS];
@@ -160,14 +161,13 @@ unsigned long modern_ix_next_block_ge(const struct modern_index *ix, unsigned lo
 				      unsigned long nr);
 
 /* The accelerators of the aligned searches (alignfit.c): load, keep up to
- * date after a claim (@claim) or release around the run @r, verify. */
+ * date from a change record, verify. */
 void modern_ix_points_load(struct modern_index *ix, const unsigned long *map);
-void modern_ix_points_update(struct modern_index *ix, unsigned long a, unsigned long b,
-			     bool claim);
+void modern_ix_points_update(struct modern_index *ix, const struct modern_index_change *chg);
 bool modern_ix_points_verify(const struct modern_index *ix, const unsigned long *map);
 void modern_ix_hints_load(struct modern_index *ix);
-void modern_ix_hints_update(struct modern_index *ix, const unsigned long *map, struct run r,
-			    unsigned long b, bool claim);
+void modern_ix_hints_update(struct modern_index *ix, const unsigned long *map,
+			    const struct modern_index_change *chg);
 bool modern_ix_hints_verify(const struct modern_index *ix, const unsigned long *map);
 
 /* Out of line, kept out of their callers' registers: the scan of the

@@ -91,6 +91,7 @@ static const struct sc_run everything = { UINT32_MAX, UINT32_MAX };
 
 /**
  * struct modern_sizeclass - see the file comment
+ * @consumer:  how the index feeds it change records (first)
  * @nbits:     granules in the chunk
  * @nblocks:   blocks of SC_BLOCK_BITS granules
  * @row_words: words per class row
@@ -117,6 +118,7 @@ static const struct sc_run everything = { UINT32_MAX, UINT32_MAX };
  * runs fit in 124 classes, 774 bytes: a run a class of its heads' room.
  */
 struct modern_sizeclass {
+	struct modern_index_consumer consumer;
 	unsigned long nbits;
 	unsigned long nblocks;
 	unsigned long row_words;
@@ -360,6 +362,8 @@ static void add_all(struct modern_sizeclass *sc, const unsigned long *map)
 	}
 }
 
+static const struct modern_index_consumer_ops sc_ops;
+
 struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned long nbits)
 {
 	struct modern_sizeclass *sc = modern_meta_zalloc(modern_sc_bytes(nbits));
@@ -367,6 +371,7 @@ struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned lon
 
 	if (!sc)
 		return NULL;
+	sc->consumer.ops = &sc_ops;
 	sc->nbits = nbits;
 	sc->nblocks = (nbits + SC_BLOCK_BITS - 1) >> SC_BLOCK_SHIFT;
 	sc->row_words = row_words_for(nbits);
@@ -412,6 +417,40 @@ void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned lon
 		run_removed(sc, start + nr, e - (start + nr));
 	run_added(sc, s, e - s);
 }
+
+/* The size classes as the index's consumer: change records in, and the
+ * index's verify, footprint and destroy. */
+static struct modern_sizeclass *sc_of(struct modern_index_consumer *c)
+{
+	return (struct modern_sizeclass *)(void *)c;
+}
+
+static void sc_change(struct modern_index_consumer *c, const struct modern_index_change *chg)
+{
+	modern_sc_update(sc_of(c), chg->run_start, chg->run_end, chg->start, chg->nr, chg->claim);
+}
+
+static bool sc_verify(struct modern_index_consumer *c, const unsigned long *map)
+{
+	return modern_sc_verify(sc_of(c), map);
+}
+
+static size_t sc_bytes(const struct modern_index_consumer *c)
+{
+	return modern_sc_bytes(((const struct modern_sizeclass *)(const void *)c)->nbits);
+}
+
+static void sc_destroy(struct modern_index_consumer *c)
+{
+	modern_sc_destroy(sc_of(c));
+}
+
+static const struct modern_index_consumer_ops sc_ops = {
+	.change = sc_change,
+	.verify = sc_verify,
+	.bytes = sc_bytes,
+	.destroy = sc_destroy,
+};
 
 /* ------------------------------------------------------------ refill */
 
@@ -706,20 +745,22 @@ static unsigned long best_fit_walk(const struct modern_index *ix, const unsigned
 	return best;
 }
 
-unsigned long modern_index_best_fit(struct modern_index *ix, const unsigned long *map,
-				    unsigned long nr, unsigned long *run_end)
+unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
+			      unsigned long nr, unsigned long *run_end)
 {
+	struct modern_index_consumer *c = ix->consumer;
+	struct modern_sizeclass *sc = c && c->ops == &sc_ops ? sc_of(c) : NULL;
 	unsigned long r;
 
 	if (nr > ix->nbits || modern_index_longest(ix) < nr)
 		return MODERN_INDEX_NONE;
 	settle_short_dirty(ix, nr);
-	if (!ix->sc) {
-		ix->sc = modern_sc_create(map, ix->nbits);
-		ix->lazy = ix->sc || ix->oh_on || ix->gp_on;
+	if (!sc) {
+		sc = modern_sc_create(map, ix->nbits);
+		if (sc)
+			modern_index_attach(ix, &sc->consumer);
 	}
-	r = ix->sc ? modern_sc_best_fit(ix->sc, ix, map, nr, run_end)
-		   : best_fit_walk(ix, map, nr, run_end);
+	r = sc ? modern_sc_best_fit(sc, ix, map, nr, run_end) : best_fit_walk(ix, map, nr, run_end);
 	settle_dirty_at(ix, r);
 	return r;
 }

@@ -44,6 +44,21 @@ unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct moder
 				 unsigned long *run_end);
 
 /**
+ * modern_best_fit() - the smallest maximal run of clear bits holding @nr,
+ * the lowest on ties (gen_pool_best_fit()'s answer), through the index
+ *
+ * The first call builds the size classes and attaches them to the index,
+ * which feeds them every change from then on; without memory for them,
+ * the runs that can hold @nr are walked in address order instead.
+ * *@run_end receives the run's end, for modern_index_claim_run(); it is
+ * untouched when there is no run.
+ *
+ * Return: the run's first bit, or MODERN_INDEX_NONE.
+ */
+unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
+			      unsigned long nr, unsigned long *run_end);
+
+/**
  * modern_sc_verify() - does every class agree with @map: its count, its
  * bound, its head exactly the runs before its horizon, every run marked in
  * its row?  (Stale extra marks are allowed: refills clear them.)
