@@ -26,6 +26,17 @@
  *   narrows it to what is longer than the windows it made (THE MISS MEMO,
  *   below).
  */
+/*
+ * INVARIANT AND COST
+ *   Every hint bounds its block's windows from above, the grid-point map
+ *   has a block's bit set exactly when the block's first bit is free, and
+ *   the miss memo names only searches that would find nothing
+ *   (modern_index_verify() checks all three).  Hints: two bytes a block of
+ *   512 bits and 1/7 of that above (orderhint.c), only once turned on; the
+ *   grid-point map: one bit a block, on chunks of about 2^16 to 2^20 bits;
+ *   the memo: three bytes of the index's header.  A search visits the
+ *   blocks whose bound (or value) could hold it, O(log8 n) each.
+ */
 #include "index_core.h"
 
 #include <errno.h>
@@ -382,8 +393,7 @@ static unsigned long run_end_at(const struct modern_index *ix, const unsigned lo
  * run from another block is no lower than the search would find anyway
  * (every grid point before it was tried), and none at either means none
  * for this block's runs, as the hints need.  Walking every run of every
- * block cost a 1 MiB pool's page-aligned requests 3.1 us a pair, twice the
- * kernel's linear scan.
+ * block instead is slower than the kernel's linear scan on small pools.
  */
 static unsigned long span_find_coarse(const struct modern_index *ix, const unsigned long *map,
 				      unsigned long first, unsigned long span, unsigned long nr,
@@ -518,8 +528,7 @@ static unsigned long find_on_points(struct modern_index *ix, const unsigned long
  * Only first_fit_align's fixed grids use them: order-aligned fit's
  * requests over 256 granules have block-sized grids too, but there the
  * free grid points whose runs are too short outnumber the blocks without a
- * long enough run, and the run index visits fewer (callgrind, log-uniform
- * 16 B..64 KiB on 1 MiB: 1969 instructions a pair against 1883).
+ * long enough run, and the run index visits fewer.
  */
 static bool points_serve(unsigned long mask, unsigned long off, unsigned long fmask)
 {
@@ -538,9 +547,7 @@ static bool points_serve(unsigned long mask, unsigned long off, unsigned long fm
  * 2^16 bits): each grid point's bit read from the bitmap, a word a point,
  * and the map's upkeep saved where there is one.  The run index visits every
  * block whose longest run could hold the request, and on small chunks of
- * page-aligned blocks that is most of them, with no window in any: 64 MiB
- * as 256 chunks of 64 blocks, page-aligned first fit took 11,260
- * instructions a pair, 3,340 of them in blocks searched in vain.
+ * page-aligned blocks that is most of them, with no window in any.
  */
 static unsigned long find_on_starts(const struct modern_index *ix, const unsigned long *map,
 				    unsigned long nr, unsigned long mask, unsigned long off,
@@ -617,10 +624,7 @@ static unsigned long find_on_grid(struct modern_index *ix, const unsigned long *
  * With many chunks, an aligned request is tried in every chunk whose
  * longest run could hold it, and in most of them its runs are long enough
  * but no window of them falls on the grid: each such chunk cost a full
- * search, request after request (first fit aligned to a page, 64 MiB as
- * 256 chunks: 2.3 us a pair against 0.24 with one chunk; with the memo
- * 0.75-1.1 us, order-aligned fit on 1000 chunks 540 -> 457 ns in the
- * bench's MANY CHUNKS, one chunk unchanged).  So each index
+ * search, request after request.  So each index
  * remembers its last aligned search that found nothing, on a grid of bits
  * p with p & mask == 0: log2 of the grid's step, and the request's length.
  * The points of a grid of a step as large or larger are among those, so a
@@ -629,9 +633,8 @@ static unsigned long find_on_grid(struct modern_index *ix, const unsigned long *
  * the offset.  Claims only take bits away.  A release can make windows
  * only inside the run it merges, so the memo then stands for what is
  * longer than that run's window on the memo's grid (relax_miss()); a
- * rebuild forgets it.  Forgetting it at every release, as first written,
- * left page-aligned first fit on 64 MiB as 1000 chunks with 203K searches
- * that found nothing in 2.09M chunk visits, against 172K now.  The chunk
+ * rebuild forgets it (forgetting it at every release instead leaves more
+ * searches that find nothing).  The chunk
  * directory reads the memo too (modern_index_aligned_bound()), so that a
  * request skips the chunks it rules out without visiting them.
  */

@@ -19,10 +19,8 @@
  *
  * Aligned requests have a second tree.  A chunk whose runs are long enough
  * may still hold no window on the request's grid, and on a pool of many
- * chunks most candidates are such: page-aligned first fit on 64 MiB as
- * 1000 chunks tried 19 chunks a request, 16-17 of them only to hear "no"
- * from their index's miss memo, about 100 instructions and two cache
- * lines each.  So the directory can be aimed at one aligned family (order-
+ * chunks most candidates are such, each visited only to hear "no" from its
+ * index's miss memo.  So the directory can be aimed at one aligned family (order-
  * aligned fit, or first_fit_align at one alignment), and then keeps a
  * max-tree over each chunk's modern_algo_aligned_bound() for it: its
  * longest run, or less where the chunk's last aligned search that found
@@ -36,8 +34,7 @@
  * A pool of one chunk, the usual kind, keeps no leaf at all: its only
  * candidate is its chunk, whose index says "no fit" as fast as the leaf
  * would, and re-reading the longest run after every claim and release
- * cost 49 of first fit's instructions a pair at 64 MiB (989 to 940 with
- * 64-byte requests, 1557 to 1508 log-uniform; callgrind).  The leaf is
+ * would cost every pair for nothing.  The leaf is
  * filled when a second chunk arrives.
  *
  * Cost: three words per chunk plus the two trees (four words per slot).

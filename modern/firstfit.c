@@ -16,6 +16,13 @@
  *   at first, then the tree is climbed from lo's block to the next block of
  *   value >= nr.  The answer is the lowest start of nr free bits at or
  *   after lo, exactly what the kernel's find_next_zero_area() loop returns.
+ *
+ * INVARIANT AND COST
+ *   Reads only: the index must match the bitmap (every change told to it
+ *   first); a search may carry the dirty block's rise up, nothing else.
+ *   A search costs O(log8 n) tree steps and one or two block scans; a
+ *   visit of a stretch, one leaf load per eight blocks and a block scan
+ *   per block that starts a run long enough.  No memory of its own.
  */
 #include "index_core.h"
 
@@ -93,8 +100,7 @@ last_run_find(const struct modern_index *ix, const unsigned long *map, unsigned 
  * window past its end.  The block's value must be at least @nr, and when
  * @lo is the block's first bit, bit @lo used or the run through it shorter
  * than @nr (as the tree's descent and modern_index_find() guarantee).
- * Inlined: first fit's search is then one function from root to window
- * (callgrind: 13 to 21 fewer instructions a pair, for 1 KiB of code).
+ * Inlined: first fit's search is then one function from root to window.
  * @last says that @b holds the chunk's last word: only then can a word
  * have bits past the chunk, and the usual block need not test each.
  */
@@ -150,8 +156,8 @@ block_find_in(const struct modern_index *ix, const unsigned long *map, unsigned 
 }
 
 /* block_find_in() for the block that holds the chunk's last word: out of
- * line, since the search meets it rarely (callgrind: 9 to 12 fewer
- * instructions a pair than testing every word for the chunk's end). */
+ * line, since the search meets it rarely, rather than testing every word
+ * of every block for the chunk's end. */
 static MODERN_NOINLINE unsigned long
 block_find_last(const struct modern_index *ix, const unsigned long *map, unsigned long b,
 		unsigned long lo, unsigned long nr, unsigned long *run_end)

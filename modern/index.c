@@ -27,12 +27,10 @@
  *   carried up only when another block changes, or when a search is about
  *   to claim elsewhere.  A free and then an alloc of the same small size
  *   (the run the free made is the lowest that fits) thus lower the block
- *   back to where its ancestors had it, and neither walk happens at all:
- *   64-byte requests at 64 MiB went from 1021 to 872 instructions a pair
- *   and from 111 to 73 ns; log-uniform 16 B-64 KiB ones, whose allocs
- *   rarely land where the last free was, pay the checks: 1409 to 1445
- *   instructions, 212 to 220 ns (make bench-instr; the best of ten
- *   alternating runs).
+ *   back to where its ancestors had it, and neither walk happens at all;
+ *   requests whose allocs rarely land where the last free was pay the
+ *   checks, which cost them less than the walks save the others
+ *   (bench/FINDINGS.md).
  *   Blocks strictly inside the range start no run before or after, so only
  *   their full bits change, and only those of blocks the run [s, e) covers
  *   whole (all free before a claim, after a release): the run's ends say
@@ -45,6 +43,15 @@
  *   recomputes everything from the bitmap and compares.  Updates need the
  *   bitmap to hold still, which is why the pool serializes allocation and
  *   free in indexed mode (gen_pool_set_lockless()).
+ *
+ * WHO ELSE LEARNS OF A CHANGE
+ *   Each update ends in one change record (struct modern_index_change:
+ *   the bits, claim or release, and the run they left or joined), handed
+ *   to what is built on the index: the consumer (best fit's size classes,
+ *   sizeclass.c), and alignfit.c's hints and grid-point map.  They read
+ *   the index and the bitmap but never change the index; the index knows
+ *   the consumer only through its operations.  A chunk with none of them
+ *   pays one test an update.
  */
 #include "index_core.h"
 
@@ -265,12 +272,9 @@ static unsigned long run_end(const struct modern_index *ix, const unsigned long 
  * to the neighbours' counts.  Each step keeps the starts of runs one bit
  * longer, so the steps number the longest run.  The first eight are taken
  * whatever the word: a loop that stopped when no run was left ended at a
- * different step every word, and its exit missed the prediction about
- * once a word (cachegrind's branch model, log-uniform 64M: 2.9 of the 19
- * misses a pair).  Runs are mostly shorter than eight, so the loop after
- * them is seldom entered (0.8 misses a pair left): 74 more instructions,
- * and first fit's pair 7-8% faster by the clock (twelve fixed steps: no
- * faster than the loop; best fit and order-aligned: within the noise).
+ * different step every word, and its exit missed the branch prediction
+ * about once a word.  Runs are mostly shorter than eight, so the loop
+ * after them is seldom entered.
  */
 static MODERN_ALWAYS_INLINE unsigned long inner_longest(unsigned long w, unsigned long top)
 {
@@ -319,10 +323,9 @@ words_longest(const unsigned long *w, unsigned long k, unsigned long kend, long 
 		c = __builtin_clzl(u);
 		/* Runs inside the word lie between its first and last used
 		 * bit: when those are too close to beat the longest run so
-		 * far, the steps are not worth taking.  Few words are skipped
-		 * (10 more instructions a pair), yet by the clock first fit's
-		 * log-uniform pairs at 64M took 2-6% less time (best fit and
-		 * order-aligned: within the noise). */
+		 * far, the steps are not worth taking.  Few words are
+		 * skipped, but the test costs less than the steps it saves
+		 * there (bench/FINDINGS.md). */
 		if ((long)BPL - 2 - lead - c > best) {
 			n = (long)inner_longest(u, (unsigned long)c);
 			best = n > best ? n : best;
@@ -406,8 +409,8 @@ static MODERN_ALWAYS_INLINE uint32_t leaves_max(const struct modern_index *ix, u
 	return m < LEAF_SAT ? m : v;
 }
 
-/* Inlined: carry_fall() calls it at every level it lowers, and the call
- * cost a fifth of the work (callgrind). */
+/* Inlined: carry_fall() calls it at every level it lowers, where a call
+ * costs as much as the work. */
 static MODERN_ALWAYS_INLINE uint32_t
 node_max(const struct modern_index *ix, unsigned int l, unsigned long i)
 {
@@ -416,7 +419,7 @@ node_max(const struct modern_index *ix, unsigned int l, unsigned long i)
 	/* Levels are padded with zeros to whole nodes: always eight, paired
 	 * off so that the four first maxima are independent.  Scalar on
 	 * purpose: SSE2 has no unsigned 32-bit maximum, and its emulation
-	 * took twice the instructions. */
+	 * costs more than the scalar maxima. */
 	return max_u32(max_u32(max_u32(c[0], c[1]), max_u32(c[2], c[3])),
 		       max_u32(max_u32(c[4], c[5]), max_u32(c[6], c[7])));
 }

@@ -34,15 +34,12 @@
  *   the bitmap's N / 8 bytes on big chunks (0.0105 bytes per granule;
  *   87 KiB for the 1 MiB bitmap of 64 MiB at 8-byte granules).  Eight
  *   children a node rather than sixteen: a node's maximum and the choice of
- *   a child cost half as much and the extra level less than that
- *   (callgrind: 7% fewer instructions a pair).  Blocks of 256 bits rather
- *   than 512: a claim's rescan and a search's scan read half the words,
- *   and log-uniform first fit at 64 MiB went from 1539 to 1442
- *   instructions a pair (make bench-instr) and from 190 to 173 ns (best of
- *   five alternating runs; best fit, order-aligned fit and 64-byte
- *   requests unchanged, page-aligned first fit 8-16% slower:
- *   bench/FINDINGS.md).  With 32-bit leaves the index would pass 1/8;
- *   blocks of 128 bits were no faster.
+ *   a child cost half as much and the extra level less than that.  Blocks
+ *   of 256 bits rather than 512: a claim's rescan and a search's scan read
+ *   half the words.  With 32-bit leaves the index would pass 1/8; blocks of
+ *   128 bits were no faster (bench/FINDINGS.md has the measurements).
+ *   Time: O(log8 n) tree steps and O(log64 n) full-map steps a search or
+ *   an update, and at most two block scans an update.
  */
 #ifndef GENALLOC_MODERN_INDEX_CORE_H
 #define GENALLOC_MODERN_INDEX_CORE_H
@@ -279,10 +276,9 @@ static inline unsigned int clz_or_bpl(unsigned long w)
 }
 
 /* Bits p of free-mask @f such that p .. p + @nr - 1 are all free (@nr <= BPL).
- * The steps depend on @nr alone: stopping once @f is empty saved a few
- * instructions but missed the branch's prediction, word after word (wall
- * time, log-uniform 64M: 5 ns a pair more).  Doubling needs no minimum a
- * step, as a step of min(k, nr - k) did (4 ns a pair). */
+ * The steps depend on @nr alone: stopping once @f is empty saves a few
+ * instructions but misses the branch's prediction, word after word.
+ * Doubling needs no minimum a step, as a step of min(k, nr - k) would. */
 static inline unsigned long run_starts(unsigned long f, unsigned long nr)
 {
 	unsigned long k;
@@ -384,9 +380,8 @@ static MODERN_ALWAYS_INLINE uint32_t leaf_value(const struct modern_index *ix, u
 /* Block @b's value rose to @v (already stored): carry it up to the first
  * ancestor already as large.  The level count is read once: the stores are
  * to uint32_t, which could alias it, so the compiler would otherwise
- * reload it every level.  Inlined at its callers, as carry_fall() (the
- * two walks inline at their callers: 11 fewer instructions a pair than
- * calls, callgrind). */
+ * reload it every level.  Inlined at its callers, as carry_fall(): both
+ * walks are short, and a call costs as much. */
 static MODERN_ALWAYS_INLINE void carry_rise(struct modern_index *ix, unsigned long b, uint32_t v)
 {
 	const unsigned int nlevels = ix->nlevels;
@@ -402,8 +397,7 @@ static MODERN_ALWAYS_INLINE void carry_rise(struct modern_index *ix, unsigned lo
 }
 
 /* Tell the ancestors of the dirty block its value, always a rise.  Inlined,
- * as dirty_before(): the two out of line cost first fit of log-uniform
- * sizes 5-10% a pair in wall time. */
+ * as dirty_before(): both sit on first fit's path. */
 static MODERN_ALWAYS_INLINE void flush_dirty_block(struct modern_index *ix)
 {
 	uint32_t b = ix->dirty;
@@ -507,8 +501,7 @@ static MODERN_ALWAYS_INLINE unsigned int leaf_mask(const struct modern_index *ix
 /* Node (@l, @i) has value >= @nr: the leftmost block below it that has.
  * Every node on the way has such a child, so each level is one mask and
  * its lowest bit (the bit past the node only keeps ctz defined).  Inlined:
- * first fit's descent then keeps its operands in registers
- * (callgrind: 27 to 33 fewer instructions a pair). */
+ * first fit's descent then keeps its operands in registers. */
 static MODERN_ALWAYS_INLINE unsigned long
 descend(const struct modern_index *ix, unsigned int l, unsigned long i, unsigned long nr,
 	bool wide)
@@ -540,11 +533,7 @@ static inline unsigned long *gp_map(const struct modern_index *ix)
  * MODERN_INDEX_NONE.  The descent starts on the level two below the root
  * when it has at most 32 nodes, else one below, read from the left: those
  * reads need not wait on one another, as each level of a descent waits on
- * the one above (wall time: 1-3% a pair on both workloads at 64M with
- * blocks of 512 bits, 64 nodes at most; with blocks of 256, 64 nodes took
- * first fit of 64-byte requests at 64M 44 more instructions a pair than 8,
- * log-uniform ones 15 fewer, in the same time).  Inlined, @wide as for
- * ge_mask().
+ * the one above.  Inlined, @wide as for ge_mask().
  */
 static MODERN_ALWAYS_INLINE unsigned long
 first_block_ge(const struct modern_index *ix, unsigned long nr, bool wide)
@@ -582,9 +571,7 @@ leftmost_block_ge(const struct modern_index *ix, unsigned long nr)
  * A search will claim in block @b (MODERN_INDEX_NONE: nowhere): unless that
  * is the dirty block, whose claim usually lowers it back (lower_block()),
  * carry the dirty block's rise up now.  The claim's walk would do it
- * anyway; here it overlaps the scan of @b instead of delaying the claim
- * (wall time, first fit of log-uniform sizes at 64M: 238 ns a pair without
- * it, 211 with it and 209 before any deferring).
+ * anyway; here it overlaps the scan of @b instead of delaying the claim.
  */
 static MODERN_ALWAYS_INLINE void settle_dirty(struct modern_index *ix, unsigned long b)
 {

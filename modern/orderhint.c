@@ -8,13 +8,12 @@
  *   free granules that starts on a multiple of nr rounded up to a power of
  *   two.  The run index (index.c) leads to the blocks where a run of nr
  *   starts, but in a fragmented pool most such runs hold no aligned window:
- *   a run of 7 at an odd bit has no room for 5 at a multiple of 8.  On a
- *   1 GiB pool half full of log-uniform requests, a search visited about a
- *   hundred such blocks before its answer; on 1 MiB, one.  The visits grow
- *   with the number of holes, and so did the time: 7.7 times from 1 MiB to
- *   1 GiB, where first fit grows 1.5 times.  first_fit_align at a fixed
- *   alignment has the same trouble, worse for coarse grids: aligned to a
- *   page, a pair took 329 us on 1 GiB, more than the kernel's linear scan.
+ *   a run of 7 at an odd bit has no room for 5 at a multiple of 8.  The
+ *   blocks a search visits before its answer grow with the number of
+ *   holes, and with them its time.  first_fit_align at a fixed alignment
+ *   has the same trouble, worse for coarse grids: aligned to a page, a
+ *   search on a big fragmented pool cost more than the kernel's linear
+ *   scan (bench/FINDINGS.md).
  *
  * FAMILIES
  *   The hints of a chunk bound one family of requests, the one whose
@@ -38,7 +37,7 @@
  *   grows can make a request fit where it did not: a release grows the run
  *   at its start, a claim starts one where it ends.  For those two runs
  *   the index computes exactly what they hold (order_fit() or grid_fit() in
- *   index.c, in O(1)) and raises their blocks' bounds to it; a block that
+ *   alignfit.c, in O(1)) and raises their blocks' bounds to it; a block that
  *   loses runs comes down to its longest run.  Every other change only takes windows
  *   away, which leaves a bound a bound.  A new or rebuilt set of bounds
  *   starts at the blocks' longest runs and tightens as searches fail.
@@ -50,8 +49,7 @@
  * WHEN
  *   Only where they pay.  A pool whose holes suit its requests (one request
  *   size, say) finds every window in the first block it visits, and would
- *   only pay for the upkeep: 64 B requests at 64 MiB went from 133 to 179 ns
- *   a pair.  So a chunk's hints stay off until an aligned search passes
+ *   only pay for the upkeep.  So a chunk's hints stay off until an aligned search passes
  *   more than MODERN_INDEX_HINT_AFTER blocks without a window, and stay on,
  *   for that search's family, from then.  Chunks under 2^20 granules never turn them on
  *   (MODERN_INDEX_HINT_MIN_BITS): they would pass 1/8 of the bitmap with
@@ -61,7 +59,7 @@
  *   Two bytes a block of 512 granules and 1/7 of that for the nodes: 1/28
  *   of the bitmap, so that with the run index a chunk's bookkeeping stays
  *   within 1/8 of its bitmap (1/8.3 on big chunks).  A block here is two
- *   of the run index's (HINT_SHIFT in index.c): one bound per index block
+ *   of the run index's (HINT_SHIFT in index_core.h): one bound per index block
  *   would pass the 1/8.  Allocated when they
  *   turn on, or reserved earlier, as a chunk joins a pool whose algorithm
  *   is one of the two (so that its allocations need no memory).  Once

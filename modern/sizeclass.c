@@ -314,10 +314,8 @@ static size_t class_bytes(unsigned long nbits)
  * classes within 1/8 of the bitmap, and at least ROOM_MIN.  A refill reads
  * every block the class has marked, and a query longer than every run in
  * the head needs one, so the room is worth more than anything else the
- * budget could buy.  A ceiling of 256 made best fit at 90% full 4.8-7 times
- * slower on 2^27 granules than on 2^17, as a class's runs grow in number
- * with the chunk; a room of one run per 2^18 granules cost a 64 MiB pool
- * at 90% full 19% more instructions a pair than the budget's room.
+ * budget could buy: a fixed ceiling makes best fit slower the bigger the
+ * chunk, as a class's runs grow in number with it.
  */
 static unsigned int wide_room(unsigned long nbits)
 {
@@ -516,10 +514,8 @@ static void refill_visit(void *arg, unsigned long start, unsigned long end)
  * index leads to each run at least as long as the class's shortest, over
  * the shorter ones and over used stretches, reading only the leaves of the
  * block's 64 index blocks (bench/FINDINGS.md, "Best fit on mid-sized
- * chunks").  A search per run, which climbed the index's tree each time,
- * took a 16 MiB pool's best fit 5579 instructions a pair where 1 MiB and
- * 256 MiB took about 2100; short classes walked the bitmap word by word,
- * about 240 used words a refill on 64 MiB.
+ * chunks"), rather than climbing the index's tree again for each run or
+ * walking the bitmap word by word.
  *
  * Return: whether the block starts any run of the class.
  */
