@@ -30,7 +30,7 @@
 static MODERN_ALWAYS_INLINE unsigned int level_mask(const struct modern_index *ix, unsigned int l,
 						    unsigned long g, unsigned long nr, bool wide)
 {
-	return l ? ge_mask(&ix->max[l][g], nr, wide) : leaf_mask(ix, g, nr);
+	return l ? modern_mt_ge_mask32(&ix->max[l][g], nr, wide) : leaf_mask(ix, g, nr);
 }
 
 /* The first entry of level @l in [@c, @end) of value >= @nr, or @end; the

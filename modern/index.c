@@ -512,15 +512,12 @@ MODERN_NOINLINE unsigned int modern_ix_sat_filter(const struct modern_index *ix,
 static unsigned int plan(unsigned long nbits, uint32_t *count, unsigned int *nfull,
 			 uint32_t *fwords)
 {
-	unsigned int levels = 1;
+	unsigned int levels;
 
 	count[0] = (uint32_t)ceil_div(nbits, BLOCK_BITS);
 	/* At least one level above the leaves: it holds the exact values of
 	 * saturated ones, and the root of every tree is a 32-bit node. */
-	while (count[levels - 1] > 1 || levels < 2) {
-		count[levels] = (uint32_t)ceil_div(count[levels - 1], FAN);
-		levels++;
-	}
+	levels = modern_mt_levels(count, 2);
 	*nfull = 1;
 	fwords[0] = (uint32_t)ceil_div(count[0], BPL);
 	while (fwords[*nfull - 1] > 1) {
@@ -540,9 +537,9 @@ static size_t base_bytes(unsigned long nbits)
 	levels = plan(nbits, count, &nfull, fwords);
 	for (l = 0; l < nfull; l++)
 		bytes += fwords[l] * sizeof(unsigned long);
-	bytes += padded(count[0]) * sizeof(uint16_t);
+	bytes += modern_mt_padded(count[0]) * sizeof(uint16_t);
 	for (l = 1; l < levels; l++)
-		bytes += padded(count[l]) * sizeof(uint32_t);
+		bytes += modern_mt_padded(count[l]) * sizeof(uint32_t);
 	return bytes;
 }
 
@@ -603,7 +600,7 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 	p += modern_ix_points_words(nbits) * sizeof(unsigned long);	/* gp_map() */
 	for (l = 1; l < ix->nlevels; l++) {
 		ix->max[l] = (uint32_t *)(void *)p;
-		p += padded(ix->count[l]) * sizeof(uint32_t);
+		p += modern_mt_padded(ix->count[l]) * sizeof(uint32_t);
 	}
 	ix->leaf = (uint16_t *)(void *)p;
 	modern_index_rebuild(ix, map);
@@ -673,7 +670,7 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 	ix->miss_nr = 0;
 	/* Block values need the full map (their last runs' ends); level 1
 	 * takes them exact, as the leaves may not hold them. */
-	memset(ix->max[1], 0, padded(ix->count[1]) * sizeof(uint32_t));
+	memset(ix->max[1], 0, modern_mt_padded(ix->count[1]) * sizeof(uint32_t));
 	for (i = 0; i < ix->count[0]; i++) {
 		v = block_value(ix, map, i, NULL);
 		ix->leaf[i] = leaf_of(v);
@@ -824,7 +821,7 @@ void modern_index_claim_within(struct modern_index *ix, const unsigned long *map
  * receives the longest run. */
 static bool leaves_verify(const struct modern_index *ix, const unsigned long *map, uint32_t *top)
 {
-	unsigned long i, n = padded(ix->count[0]);
+	unsigned long i, n = modern_mt_padded(ix->count[0]);
 	uint32_t v, m = 0;
 
 	*top = 0;

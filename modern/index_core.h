@@ -55,13 +55,13 @@
 
 #include "bitmap_internal.h"
 #include "compiler_internal.h"
+#include "maxtree.h"
 
 #define BPL MODERN_BITS_PER_LONG
 #define BLOCK_SHIFT 8
 #define BLOCK_BITS (1UL << BLOCK_SHIFT)
 #define BLOCK_WORDS (BLOCK_BITS / BPL)
-#define FAN_SHIFT 3
-#define FAN (1UL << FAN_SHIFT)
+#define FAN MODERN_MT_FAN
 #define MAX_LEVELS 9		/* 2^32 bits: 2^24 leaves, eight levels of 8 */
 #define MAX_FULL_LEVELS 4	/* 2^24 bits, 64 to a word */
 #define NO_DIRTY UINT32_MAX	/* no block is dirty (blocks number <= 2^24) */
@@ -438,61 +438,14 @@ with_dirty(const struct modern_index *ix, unsigned long r, unsigned long lo, uns
 	return ix->dirty == NO_DIRTY ? r : dirty_before(ix, r, lo, nr);
 }
 
-/*
- * Bit k set when entry k of the FAN at @c has a value >= @nr (> 0).  @wide
- * says that values may reach 2^31: SSE2 compares signed 32-bit lanes, so
- * only then do both sides need an offset of 2^31 (one more dependent step
- * a level of first fit's descent).  Always inlined, @wide a constant.
- */
-static MODERN_ALWAYS_INLINE unsigned int ge_mask(const uint32_t *c, unsigned long nr, bool wide)
-{
-	unsigned int mask = 0;
-
-	if (nr > UINT32_MAX)
-		return 0;
-#if defined(__SSE2__)
-	{
-		/* A zero offset folds away: no branch on @wide to cover. */
-		const __m128i bias = _mm_set1_epi32((int)((uint32_t)wide << 31));
-		const __m128i lim = _mm_xor_si128(_mm_set1_epi32((int)(uint32_t)(nr - 1)), bias);
-		const __m128i *v = (const __m128i *)(const void *)c;
-		__m128i lo = _mm_xor_si128(_mm_loadu_si128(v), bias);
-		__m128i hi = _mm_xor_si128(_mm_loadu_si128(v + 1), bias), m;
-
-		/* Eight lane masks narrowed to eight bytes: one movemask. */
-		m = _mm_packs_epi32(_mm_cmpgt_epi32(lo, lim), _mm_cmpgt_epi32(hi, lim));
-		mask = (unsigned int)_mm_movemask_epi8(_mm_packs_epi16(m, m)) & ((1U << FAN) - 1);
-	}
-#else
-	(void)wide;
-	for (unsigned int k = 0; k < FAN; k++)
-		mask |= (unsigned int)(c[k] >= nr) << k;
-#endif
-	return mask;
-}
-
-/* ge_mask() for the eight leaves from @g: a saturated leaf is compared
- * with @nr through its parent (THE LEAVES). */
+/* modern_mt_ge_mask16() for the eight leaves from @g: a saturated leaf is
+ * compared with @nr through its parent (THE LEAVES). */
 static MODERN_ALWAYS_INLINE unsigned int leaf_mask(const struct modern_index *ix, unsigned long g,
 						   unsigned long nr)
 {
 	const uint16_t lim = (uint16_t)(nr < LEAF_SAT ? nr : LEAF_SAT);
-	unsigned int mask = 0;
+	unsigned int mask = modern_mt_ge_mask16(&ix->leaf[g], lim);
 
-#if defined(__SSE2__)
-	{
-		/* An unsigned lim - leaf that saturates at zero where the
-		 * leaf reaches lim; one vector holds the eight. */
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)&ix->leaf[g]);
-		__m128i ge = _mm_cmpeq_epi16(_mm_subs_epu16(_mm_set1_epi16((short)lim), v),
-					     _mm_setzero_si128());
-
-		mask = (unsigned int)_mm_movemask_epi8(_mm_packs_epi16(ge, ge)) & ((1U << FAN) - 1);
-	}
-#else
-	for (unsigned int k = 0; k < FAN; k++)
-		mask |= (unsigned int)(ix->leaf[g + k] >= lim) << k;
-#endif
 	if (nr > LEAF_SAT && mask)
 		mask = modern_ix_sat_filter(ix, g, nr, mask);
 	return mask;
@@ -510,16 +463,10 @@ descend(const struct modern_index *ix, unsigned int l, unsigned long i, unsigned
 		return i;
 	while (--l > 0) {
 		i *= FAN;
-		i += (unsigned long)__builtin_ctz(ge_mask(&ix->max[l][i], nr, wide) | 1U << FAN);
+		i += (unsigned long)__builtin_ctz(modern_mt_ge_mask32(&ix->max[l][i], nr, wide) | 1U << FAN);
 	}
 	i *= FAN;
 	return i + (unsigned long)__builtin_ctz(leaf_mask(ix, i, nr) | 1U << FAN);
-}
-
-/* Nodes of a level, rounded up to whole groups of siblings. */
-static inline unsigned long padded(unsigned long count)
-{
-	return ceil_div(count, FAN) * FAN;
 }
 
 /* The grid-point map, right after the full map's words. */
@@ -533,7 +480,7 @@ static inline unsigned long *gp_map(const struct modern_index *ix)
  * MODERN_INDEX_NONE.  The descent starts on the level two below the root
  * when it has at most 32 nodes, else one below, read from the left: those
  * reads need not wait on one another, as each level of a descent waits on
- * the one above.  Inlined, @wide as for ge_mask().
+ * the one above.  Inlined, @wide as for modern_mt_ge_mask32().
  */
 static MODERN_ALWAYS_INLINE unsigned long
 first_block_ge(const struct modern_index *ix, unsigned long nr, bool wide)
@@ -545,9 +492,9 @@ first_block_ge(const struct modern_index *ix, unsigned long nr, bool wide)
 		return modern_ix_first_leaf_ge(ix, nr);
 	if (l >= 2 && ix->count[l - 1] <= 4 * FAN)
 		l--;
-	n = padded(ix->count[l]);
+	n = modern_mt_padded(ix->count[l]);
 	for (g = 0; g < n; g += FAN) {
-		m = ge_mask(&ix->max[l][g], nr, wide);
+		m = modern_mt_ge_mask32(&ix->max[l][g], nr, wide);
 		if (m)
 			return descend(ix, l, g + (unsigned long)__builtin_ctz(m), nr, wide);
 	}

@@ -25,7 +25,7 @@
  * WHAT IS KEPT
  *   For every block of 512 granules (two of the index's), a bound: no
  *   request larger than it fits in a run that starts in the block.  Above the blocks, a
- *   tree of maxima, 8 to a node, like the run index's.  Bounds are 16-bit
+ *   tree of maxima, 8 to a node, like the run index's (maxtree.h).  Bounds are 16-bit
  *   and stop at MODERN_OHINT_CAP; requests above it are not hinted.
  *
  * HOW IT STAYS A BOUND, AND TIGHT
@@ -75,26 +75,16 @@
 #endif
 
 #include "index_internal.h"
+#include "maxtree.h"
 #include "meta_internal.h"
 
-#define OH_FAN_SHIFT 3
-#define OH_FAN (1UL << OH_FAN_SHIFT)
+#define OH_FAN MODERN_MT_FAN
 
-static unsigned long oh_padded(unsigned long count)
-{
-	return (count + OH_FAN - 1) / OH_FAN * OH_FAN;
-}
-
+/* The tree's level sizes over @nblocks blocks; returns the levels. */
 static unsigned int oh_plan(unsigned long nblocks, uint32_t *count)
 {
-	unsigned int levels = 1;
-
 	count[0] = (uint32_t)nblocks;
-	while (count[levels - 1] > 1) {
-		count[levels] = (count[levels - 1] + OH_FAN - 1) / OH_FAN;
-		levels++;
-	}
-	return levels;
+	return modern_mt_levels(count, 1);
 }
 
 size_t modern_ohint_bytes(unsigned long nblocks)
@@ -104,7 +94,7 @@ size_t modern_ohint_bytes(unsigned long nblocks)
 	size_t bytes = sizeof(struct modern_ohint);
 
 	for (l = 0; l < levels; l++)
-		bytes += oh_padded(count[l]) * sizeof(uint16_t);
+		bytes += modern_mt_padded(count[l]) * sizeof(uint16_t);
 	return bytes;
 }
 
@@ -123,7 +113,7 @@ struct modern_ohint *modern_ohint_create(unsigned long nblocks)
 	p = (unsigned char *)(oh + 1);
 	for (l = 0; l < oh->nlevels; l++) {
 		oh->v[l] = (uint16_t *)(void *)p;
-		p += oh_padded(oh->count[l]) * sizeof(uint16_t);
+		p += modern_mt_padded(oh->count[l]) * sizeof(uint16_t);
 	}
 	return oh;
 }
@@ -207,18 +197,7 @@ void modern_ohint_lower_slow(struct modern_ohint *oh, unsigned long b, uint16_t 
 /* Bit k set when entry k of the node at @c is at least @nr (1..CAP). */
 static unsigned int oh_ge_mask(const uint16_t *c, unsigned long nr)
 {
-	unsigned int mask = 0;
-#if defined(__SSE2__)
-	/* Bounds and nr - 1 fit in 15 bits: the signed compare is exact. */
-	__m128i m = _mm_cmpgt_epi16(_mm_loadu_si128((const __m128i *)(const void *)c),
-				    _mm_set1_epi16((short)(nr - 1)));
-
-	mask = (unsigned int)_mm_movemask_epi8(_mm_packs_epi16(m, m)) & ((1U << OH_FAN) - 1);
-#else
-	for (unsigned int k = 0; k < OH_FAN; k++)
-		mask |= (unsigned int)(c[k] >= nr) << k;
-#endif
-	return mask;
+	return modern_mt_ge_mask16(c, (uint16_t)nr);
 }
 
 /* Node (@l, @i) is at least @nr: the leftmost block below it that is.
@@ -265,7 +244,7 @@ bool modern_ohint_verify(const struct modern_ohint *oh)
 	unsigned long i;
 
 	for (l = 0; l < oh->nlevels; l++)
-		for (i = oh->count[l]; i < oh_padded(oh->count[l]); i++)
+		for (i = oh->count[l]; i < modern_mt_padded(oh->count[l]); i++)
 			if (oh->v[l][i])
 				return false;
 	for (l = 1; l < oh->nlevels; l++)

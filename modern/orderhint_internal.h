@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * modern/orderhint_internal.h - per-block bounds on the largest
- * order-aligned request that can fit, for gen_pool_first_fit_order_align()
- * (not installed); modern/orderhint.c states the design.
+ * modern/orderhint_internal.h - per-block bounds on the largest aligned
+ * request of one grid family that can fit, for the aligned searches
+ * (gen_pool_first_fit_order_align() and gen_pool_first_fit_align(), in
+ * alignfit.c; not installed); modern/orderhint.c states the design.
  */
 #ifndef GENALLOC_MODERN_ORDERHINT_INTERNAL_H
 #define GENALLOC_MODERN_ORDERHINT_INTERNAL_H
