@@ -63,6 +63,7 @@
 #include <string.h>
 
 #include "bitmap_internal.h"
+#include "genalloc.h"
 #include "index_core.h"
 #include "meta_internal.h"
 
@@ -718,27 +719,18 @@ bool modern_sc_verify(struct modern_sizeclass *sc, const unsigned long *map)
 
 /* ------------------------------------------------------------ best fit */
 
-/* Best fit without the size classes (no memory for them): every run that
- * can hold @nr, in address order, one O(log n) step each. */
-static unsigned long best_fit_walk(const struct modern_index *ix, const unsigned long *map,
-				   unsigned long nr, unsigned long *run_end)
+/* Best fit without the size classes (no memory for them): the kernel's
+ * own search of the bitmap, then the end of the run it found. */
+static unsigned long best_fit_linear(const struct modern_index *ix, const unsigned long *map,
+				     unsigned long nr, unsigned long *run_end)
 {
-	unsigned long best = MODERN_INDEX_NONE, best_len = ~0UL, p, end;
+	unsigned long p = modern_gen_pool_best_fit((unsigned long *)map, ix->nbits, 0,
+						   (unsigned int)nr, NULL, NULL, 0);
 
-	p = modern_index_find(ix, map, 0, nr);
-	while (p != MODERN_INDEX_NONE) {
-		end = next_used(ix, map, p + nr);
-		if (end - p < best_len) {
-			best_len = end - p;
-			best = p;
-			if (best_len == nr)
-				break;
-		}
-		p = modern_index_find(ix, map, end + 1, nr);
-	}
-	if (best != MODERN_INDEX_NONE)
-		*run_end = best + best_len;
-	return best;
+	if (p >= ix->nbits)
+		return MODERN_INDEX_NONE;
+	*run_end = next_used(ix, map, p + nr);
+	return p;
 }
 
 unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
@@ -756,7 +748,7 @@ unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
 		if (sc)
 			modern_index_attach(ix, &sc->consumer);
 	}
-	r = sc ? modern_sc_best_fit(sc, ix, map, nr, run_end) : best_fit_walk(ix, map, nr, run_end);
+	r = sc ? modern_sc_best_fit(sc, ix, map, nr, run_end) : best_fit_linear(ix, map, nr, run_end);
 	settle_dirty_at(ix, r);
 	return r;
 }
