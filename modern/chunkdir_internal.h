@@ -91,6 +91,20 @@ static inline struct gen_pool_chunk *modern_dir_chunk(const struct modern_chunk_
 	return dir->chunk[slot];
 }
 
+/**
+ * modern_dir_alone() - does the pool have one chunk?  Then the directory
+ * keeps no leaf for it, and sends every request and every address to it
+ * (MODERN_ABLATE_LONE, for measurement only, turns that off:
+ * bench/FINDINGS.md).
+ */
+static inline bool modern_dir_alone(const struct modern_chunk_dir *dir)
+{
+#ifdef MODERN_ABLATE_LONE
+	return false;
+#endif
+	return dir->n == 1;
+}
+
 /** modern_dir_value() - a chunk's tree value: its longest free run, or
  * "unknown" (the maximum) without an index */
 static inline unsigned long modern_dir_value(const struct gen_pool_chunk *chunk)
@@ -130,7 +144,7 @@ static inline void modern_dir_refresh_chunk(struct modern_chunk_dir *dir, size_t
 	unsigned long v;
 
 	/* One chunk: no leaf to keep (see modern_dir_prev_fit_in()). */
-	if (dir->n == 1)
+	if (modern_dir_alone(dir))
 		return;
 	v = modern_dir_value(chunk);
 	if (dir->tree[dir->cap + slot] != v)
@@ -162,7 +176,7 @@ static inline size_t modern_dir_prev_fit_in(const struct modern_chunk_dir *dir,
 		return MODERN_DIR_NONE;
 	/* A pool of one chunk sends every request to it: its index answers
 	 * "no fit" as cheaply as the leaf would, and the leaf is not kept. */
-	if (dir->n == 1 || tree[dir->cap + slot] >= nr)
+	if (modern_dir_alone(dir) || tree[dir->cap + slot] >= nr)
 		return slot;
 	return modern_dir_prev_fit_climb(dir, tree, slot, nr);
 }
@@ -216,6 +230,10 @@ bool modern_dir_reaim(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
 static inline bool modern_dir_aim_at(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
 				     unsigned long align, int order)
 {
+#ifdef MODERN_ABLATE_AIM
+	/* Measurement only (bench/FINDINGS.md): never aimed. */
+	return false;
+#endif
 	if (dir->aim.kind == kind && (kind != MODERN_ALGO_ALIGN || dir->aim.align == align))
 		return true;
 	return dir->n >= 2 && modern_dir_reaim(dir, kind, align, order);
@@ -266,7 +284,7 @@ static inline struct gen_pool_chunk *modern_dir_lookup(const struct modern_chunk
 	size_t pos;
 
 	/* A pool of one chunk is the common case: no search. */
-	if (dir->n == 1) {
+	if (modern_dir_alone(dir)) {
 		if (addr < dir->by_addr[0].start || addr > dir->by_addr[0].end)
 			return NULL;
 		*slot = 0;
