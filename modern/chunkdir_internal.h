@@ -91,20 +91,6 @@ static inline struct gen_pool_chunk *modern_dir_chunk(const struct modern_chunk_
 	return dir->chunk[slot];
 }
 
-/**
- * modern_dir_alone() - does the pool have one chunk?  Then the directory
- * keeps no leaf for it, and sends every request and every address to it
- * (MODERN_ABLATE_LONE, for measurement only, turns that off:
- * bench/FINDINGS.md).
- */
-static inline bool modern_dir_alone(const struct modern_chunk_dir *dir)
-{
-#ifdef MODERN_ABLATE_LONE
-	return false;
-#endif
-	return dir->n == 1;
-}
-
 /** modern_dir_value() - a chunk's tree value: its longest free run, or
  * "unknown" (the maximum) without an index */
 static inline unsigned long modern_dir_value(const struct gen_pool_chunk *chunk)
@@ -135,17 +121,13 @@ static inline void modern_dir_refresh_aim(struct modern_chunk_dir *dir, size_t s
  *
  * Most allocations and frees leave a chunk's longest run as it was, so the
  * comparison is inline and only a change pays for the climb.  An aimed
- * directory re-reads the chunk's aimed bound too.  A pool of one chunk
- * keeps no leaf, and returns at once.
+ * directory re-reads the chunk's aimed bound too.
  */
 static inline void modern_dir_refresh_chunk(struct modern_chunk_dir *dir, size_t slot,
 					    const struct gen_pool_chunk *chunk)
 {
 	unsigned long v;
 
-	/* One chunk: no leaf to keep (see modern_dir_prev_fit_in()). */
-	if (modern_dir_alone(dir))
-		return;
 	v = modern_dir_value(chunk);
 	if (dir->tree[dir->cap + slot] != v)
 		modern_dir_set_leaf(dir, slot, v);
@@ -174,17 +156,14 @@ static inline size_t modern_dir_prev_fit_in(const struct modern_chunk_dir *dir,
 {
 	if (slot >= dir->n)
 		return MODERN_DIR_NONE;
-	/* A pool of one chunk sends every request to it: its index answers
-	 * "no fit" as cheaply as the leaf would, and the leaf is not kept. */
-	if (modern_dir_alone(dir) || tree[dir->cap + slot] >= nr)
+	if (tree[dir->cap + slot] >= nr)
 		return slot;
 	return modern_dir_prev_fit_climb(dir, tree, slot, nr);
 }
 
 /**
  * modern_dir_prev_fit() - the newest chunk at or below @slot that has a
- * free run of at least @nr granules (or no index, so it might); in a pool
- * of one chunk, that chunk, whatever it holds
+ * free run of at least @nr granules (or no index, so it might)
  *
  * The chunk in @slot itself usually fits: that test is inline.
  *
@@ -283,13 +262,6 @@ static inline struct gen_pool_chunk *modern_dir_lookup(const struct modern_chunk
 {
 	size_t pos;
 
-	/* A pool of one chunk is the common case: no search. */
-	if (modern_dir_alone(dir)) {
-		if (addr < dir->by_addr[0].start || addr > dir->by_addr[0].end)
-			return NULL;
-		*slot = 0;
-		return dir->chunk[0];
-	}
 	pos = modern_dir_upper_bound(dir, addr);
 	if (pos == 0 || addr > dir->by_addr[pos - 1].end)
 		return NULL;
@@ -299,7 +271,6 @@ static inline struct gen_pool_chunk *modern_dir_lookup(const struct modern_chunk
 
 /**
  * modern_dir_verify() - do the tree and the address order match the chunks?
- * (A lone chunk's leaf is not kept, so not checked.)
  *
  * Return: true if consistent (O(chunks)).
  */
