@@ -476,7 +476,7 @@ static unsigned long find_hinted(struct modern_index *ix, const unsigned long *m
 	struct modern_ohint *oh = ix->oh;
 	unsigned long h, r;
 
-	for (h = modern_ohint_next(oh, 0, nr); h != MODERN_INDEX_NONE;
+	for (h = modern_ohint_next(oh, 0, nr); h != MODERN_OHINT_NONE;
 	     h = modern_ohint_next(oh, h + 1, nr)) {
 		r = hint_block_find(ix, map, h, nr, mask, off, run_end);
 		if (r != MODERN_INDEX_NONE)

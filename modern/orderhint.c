@@ -74,7 +74,6 @@
 #include <emmintrin.h>
 #endif
 
-#include "index_internal.h"
 #include "maxtree.h"
 #include "meta_internal.h"
 
@@ -222,20 +221,20 @@ unsigned long modern_ohint_next(const struct modern_ohint *oh, unsigned long b,
 	if (b == 0) {
 		l = oh->nlevels - 1;
 		if (oh->v[l][0] < nr)
-			return MODERN_INDEX_NONE;
+			return MODERN_OHINT_NONE;
 		return oh_descend(oh, l, 0, nr);
 	}
 	/* Up: the rest of each node's children, then the parent's right. */
 	for (l = 0; l < oh->nlevels; l++) {
 		if (i >= oh->count[l])
-			return MODERN_INDEX_NONE;
+			return MODERN_OHINT_NONE;
 		g = i & ~(OH_FAN - 1);
 		m = oh_ge_mask(&oh->v[l][g], nr) & (~0U << (i - g));
 		if (m)
 			return oh_descend(oh, l, g + (unsigned long)__builtin_ctz(m), nr);
 		i = g / OH_FAN + 1;
 	}
-	return MODERN_INDEX_NONE;
+	return MODERN_OHINT_NONE;
 }
 
 bool modern_ohint_verify(const struct modern_ohint *oh)

@@ -749,7 +749,7 @@ START_TEST(order_hint_tree_finds_the_next_block)
 		ck_assert(modern_ohint_verify(oh));
 		b = test_rng_below(&rng, n + 1);
 		nr = 1 + test_rng_below(&rng, 45);
-		for (want = MODERN_INDEX_NONE, k = b; k < n; k++)
+		for (want = MODERN_OHINT_NONE, k = b; k < n; k++)
 			if (shadow[k] >= nr) {
 				want = k;
 				break;
