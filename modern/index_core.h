@@ -24,7 +24,6 @@
  *   run that can hold nr bits starts in the leftmost block whose value is at
  *   least nr, and the tree leads to that block in one descent.
  *
- *
  * COST
  *   For a chunk of N granules: a 2-byte leaf per block of 256 granules,
  *   4 bytes per node of 8 blocks and 1/7 of that again for the nodes above
