@@ -397,12 +397,24 @@ void modern_sc_destroy(struct modern_sizeclass *sc)
 		modern_meta_free(sc, modern_sc_bytes(sc->nbits));
 }
 
-void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned long e,
-		      unsigned long start, unsigned long nr, bool claim)
+/* The size classes as the index's consumer: change records in, and the
+ * index's verify, footprint and destroy. */
+static struct modern_sizeclass *sc_of(struct modern_index_consumer *c)
 {
+	return (struct modern_sizeclass *)(void *)c;
+}
+
+/* Bits [start, start + nr) were claimed out of the free run [s, e), or
+ * released and merged into it (the index measured the run for its own
+ * update). */
+static void sc_change(struct modern_index_consumer *c, const struct modern_index_change *chg)
+{
+	struct modern_sizeclass *sc = sc_of(c);
+	const unsigned long s = chg->run_start, e = chg->run_end, start = chg->start, nr = chg->nr;
+
 	/* Gone first, then new: a head never holds a dead run when a new one
 	 * is placed against it. */
-	if (claim) {
+	if (chg->claim) {
 		run_removed(sc, s, e - s);
 		if (s < start)
 			run_added(sc, s, start - s);
@@ -415,18 +427,6 @@ void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned lon
 	if (start + nr < e)
 		run_removed(sc, start + nr, e - (start + nr));
 	run_added(sc, s, e - s);
-}
-
-/* The size classes as the index's consumer: change records in, and the
- * index's verify, footprint and destroy. */
-static struct modern_sizeclass *sc_of(struct modern_index_consumer *c)
-{
-	return (struct modern_sizeclass *)(void *)c;
-}
-
-static void sc_change(struct modern_index_consumer *c, const struct modern_index_change *chg)
-{
-	modern_sc_update(sc_of(c), chg->run_start, chg->run_end, chg->start, chg->nr, chg->claim);
 }
 
 static bool sc_verify(struct modern_index_consumer *c, const unsigned long *map)

@@ -23,14 +23,6 @@ struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned lon
 void modern_sc_destroy(struct modern_sizeclass *sc);
 
 /**
- * modern_sc_update() - bits [@start, @start + @nr) were just claimed
- * (@claim) out of the free run [@s, @e), or released and merged into the
- * free run [@s, @e) (the index has measured the run for its own update)
- */
-void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned long e,
-		      unsigned long start, unsigned long nr, bool claim);
-
-/**
  * modern_sc_best_fit() - the smallest maximal free run holding @nr, the
  * lowest on ties; refills the heads it finds empty, clearing the stale
  * bits it meets
