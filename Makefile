@@ -125,7 +125,7 @@ help: help-core
 -include $(sort $(wildcard examples/*/build.mk bench/build.mk test/*/build.mk))
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all lib check check-run check-asan check-tsan check-valgrind coverage \
+.PHONY: all lib check check-includes check-run check-asan check-tsan check-valgrind coverage \
 	install uninstall check-install clean help help-core deps-check deps-lcov deps-valgrind \
 	deps-gnuplot deps-cxx deps-cmake deps-pkg-config deps-fuzzer FORCE
 
@@ -193,6 +193,11 @@ TEST_WRAPPER ?=
 check:
 	@$(MAKE) --no-print-directory deps-check
 	@$(MAKE) --no-print-directory VARIANT=$(VARIANT) check-run
+
+# Who may include what (test/include-rules.txt).
+check-includes:
+	@bash test/include-rules.sh
+CHECK_TARGETS += check-includes
 
 # Programs run with --check (CHECK_PROGRAMS) and make targets (CHECK_TARGETS)
 # that the per-directory fragments add; test/run-checks.sh runs them all
@@ -368,6 +373,7 @@ help-core:
 	@echo 'Targets:'
 	@echo '  all (default)   build/libgenalloc.a and build/libgenalloc.so, examples, benches'
 	@echo '  check           run every Check suite and the examples (installs Check if root)'
+	@echo '  check-includes  every #include against test/include-rules.txt (make check runs it)'
 	@echo '  check-asan      the same under AddressSanitizer + UBSan'
 	@echo '  check-tsan      the same under ThreadSanitizer, with the long stress runs'
 	@echo '  check-valgrind  the same under valgrind (memcheck, leak check)'

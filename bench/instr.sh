@@ -46,6 +46,8 @@ valgrind (cachegrind), one thread, each engine at steady state.
                         (default '64..64;16..65536'; 'pool' for the
                         default of genalloc-speed, scaled to the pool)
   -e, --engines LIST    engines (default ff8,bf8,ffo8,ffa8,tlsf8,buddy)
+  -k, --chunks N        build each modern pool from N equal chunks
+                        (default 1)
   -n, --pairs N         pairs of the shorter run; the longer runs 3N
                         (default 20000)
   -L, --ll BYTES        simulated last-level cache (default 1048576, 8-way)
@@ -56,13 +58,14 @@ EOF
 }
 
 pools=64M occs=50 sizes='64..64;16..65536' engines=ff8,bf8,ffo8,ffa8,tlsf8,buddy
-pairs=20000 ll=1048576 bin=build/release/bench/genalloc-speed
+pairs=20000 ll=1048576 bin=build/release/bench/genalloc-speed chunks=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	-p|--pools) pools=$2; shift ;;
 	-o|--occupancy) occs=$2; shift ;;
 	-z|--sizes) sizes=$2; shift ;;
 	-e|--engines) engines=$2; shift ;;
+	-k|--chunks) chunks=$2; shift ;;
 	-n|--pairs) pairs=$2; shift ;;
 	-L|--ll) ll=$2; shift ;;
 	-b|--bin) bin=$2; shift ;;
@@ -72,6 +75,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 case $pairs in ''|*[!0-9]*|0) echo "instr.sh: bad --pairs '$pairs'" >&2; exit 2 ;; esac
+case $chunks in ''|*[!0-9]*|0) echo "instr.sh: bad --chunks '$chunks'" >&2; exit 2 ;; esac
 case $ll in ''|*[!0-9]*|0) echo "instr.sh: bad --ll '$ll'" >&2; exit 2 ;; esac
 command -v valgrind >/dev/null || { echo "instr.sh: valgrind is not installed" >&2; exit 1; }
 [ -x "$bin" ] || { echo "instr.sh: no $bin (run make first)" >&2; exit 1; }
@@ -82,12 +86,14 @@ trap 'rm -rf "$tmp"' EXIT
 # The "summary:" line of a cachegrind output file, its fields named by the
 # "events:" line.
 run_counts() {	# pool occ engine sizes pairs -> "Ir DLmr DLmw Bcm+Bim"
-	local out=$tmp/cg.out z=()
+	local out=$tmp/cg.out z=() k=()
 
 	[ "$4" = pool ] || z=(--sizes "$4")
+	# The harness has no chunks: only the modern engines take --chunks.
+	[ "$3" = harness ] || k=(--chunks "$chunks")
 	valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes --LL="$ll,8,64" \
 		--cachegrind-out-file="$out" "$bin" --pools "$1" --occupancy "$2" \
-		--engines "$3" "${z[@]}" --threads 1 --runs 1 --pairs "$5" \
+		--engines "$3" "${z[@]}" "${k[@]}" --threads 1 --runs 1 --pairs "$5" \
 		--budget 100000000 --warmup 2 --many-chunks none --linear none --fixed-offsets none \
 		>/dev/null 2>"$tmp/err" || {
 		# Valgrind's notes on the host's caches are not the error.
@@ -155,7 +161,7 @@ for z in "${zlist[@]}"; do
 				[ "$ref" != 0 ] || ref=${c%% *}
 			done
 			row harness "$harness" "$ref"
-			echo "  rerun: bash bench/instr.sh --pools $p --occupancy $o --sizes '$z' --engines $engines --pairs $pairs --ll $ll --bin $bin"
+			echo "  rerun: bash bench/instr.sh --pools $p --occupancy $o --sizes '$z' --engines $engines --chunks $chunks --pairs $pairs --ll $ll --bin $bin"
 		done
 	done
 done

@@ -8,6 +8,7 @@
 
 #include "genalloc.h"
 #include "index_internal.h"
+#include "sizeclass_internal.h"
 
 /**
  * modern_algo_data_ok() - validate a built-in algorithm's data once per call
@@ -106,7 +107,7 @@ static inline bool modern_algo_indexed(enum modern_algo_kind kind, void *data,
 		return true;
 	}
 	if (kind == MODERN_ALGO_BEST_FIT) {
-		*bit = modern_index_best_fit(chunk->index, chunk->bits, nr, run_end);
+		*bit = modern_best_fit(chunk->index, chunk->bits, nr, run_end);
 		return true;
 	}
 	return modern_algo_indexed_with_data(kind, data, pool, chunk, nr, bit, run_end);

@@ -19,10 +19,8 @@
  *
  * Aligned requests have a second tree.  A chunk whose runs are long enough
  * may still hold no window on the request's grid, and on a pool of many
- * chunks most candidates are such: page-aligned first fit on 64 MiB as
- * 1000 chunks tried 19 chunks a request, 16-17 of them only to hear "no"
- * from their index's miss memo, about 100 instructions and two cache
- * lines each.  So the directory can be aimed at one aligned family (order-
+ * chunks most candidates are such, each visited only to hear "no" from its
+ * index's miss memo.  So the directory can be aimed at one aligned family (order-
  * aligned fit, or first_fit_align at one alignment), and then keeps a
  * max-tree over each chunk's modern_algo_aligned_bound() for it: its
  * longest run, or less where the chunk's last aligned search that found
@@ -33,12 +31,9 @@
  * (its memo may have changed), so it is exact, and never above the first
  * tree's value: it skips a subset of what the first tree keeps.
  *
- * A pool of one chunk, the usual kind, keeps no leaf at all: its only
- * candidate is its chunk, whose index says "no fit" as fast as the leaf
- * would, and re-reading the longest run after every claim and release
- * cost 49 of first fit's instructions a pair at 64 MiB (989 to 940 with
- * 64-byte requests, 1557 to 1508 log-uniform; callgrind).  The leaf is
- * filled when a second chunk arrives.
+ * A pool of one chunk, the usual kind, is served the same way: skipping
+ * the directory for it saved a few percent of a pair's instructions and
+ * nothing measurable by the clock (bench/FINDINGS.md).
  *
  * Cost: three words per chunk plus the two trees (four words per slot).
  */
@@ -149,9 +144,6 @@ int modern_dir_add(struct modern_chunk_dir *dir, struct gen_pool_chunk *chunk)
 	dir->by_addr[pos] = (struct modern_chunk_dir_entry){ chunk->start_addr, chunk->end_addr, dir->n };
 	dir->chunk[dir->n] = chunk;
 	dir->n++;
-	/* The first chunk's leaf was not kept while it was alone. */
-	if (dir->n == 2)
-		modern_dir_refresh(dir, 0);
 	modern_dir_refresh(dir, dir->n - 1);
 	return 0;
 }
@@ -206,7 +198,7 @@ bool modern_dir_verify(const struct modern_chunk_dir *dir)
 	size_t i;
 
 	for (i = 0; i < dir->n; i++) {
-		if ((dir->n > 1 && dir->tree[dir->cap + i] != modern_dir_value(dir->chunk[i])) ||
+		if (dir->tree[dir->cap + i] != modern_dir_value(dir->chunk[i]) ||
 		    dir->atree[dir->cap + i] != aim_value(dir, dir->chunk[i]))
 			return false;
 		if (i && dir->by_addr[i - 1].end >= dir->by_addr[i].start)

@@ -121,17 +121,13 @@ static inline void modern_dir_refresh_aim(struct modern_chunk_dir *dir, size_t s
  *
  * Most allocations and frees leave a chunk's longest run as it was, so the
  * comparison is inline and only a change pays for the climb.  An aimed
- * directory re-reads the chunk's aimed bound too.  A pool of one chunk
- * keeps no leaf, and returns at once.
+ * directory re-reads the chunk's aimed bound too.
  */
 static inline void modern_dir_refresh_chunk(struct modern_chunk_dir *dir, size_t slot,
 					    const struct gen_pool_chunk *chunk)
 {
 	unsigned long v;
 
-	/* One chunk: no leaf to keep (see modern_dir_prev_fit_in()). */
-	if (dir->n == 1)
-		return;
 	v = modern_dir_value(chunk);
 	if (dir->tree[dir->cap + slot] != v)
 		modern_dir_set_leaf(dir, slot, v);
@@ -160,17 +156,14 @@ static inline size_t modern_dir_prev_fit_in(const struct modern_chunk_dir *dir,
 {
 	if (slot >= dir->n)
 		return MODERN_DIR_NONE;
-	/* A pool of one chunk sends every request to it: its index answers
-	 * "no fit" as cheaply as the leaf would, and the leaf is not kept. */
-	if (dir->n == 1 || tree[dir->cap + slot] >= nr)
+	if (tree[dir->cap + slot] >= nr)
 		return slot;
 	return modern_dir_prev_fit_climb(dir, tree, slot, nr);
 }
 
 /**
  * modern_dir_prev_fit() - the newest chunk at or below @slot that has a
- * free run of at least @nr granules (or no index, so it might); in a pool
- * of one chunk, that chunk, whatever it holds
+ * free run of at least @nr granules (or no index, so it might)
  *
  * The chunk in @slot itself usually fits: that test is inline.
  *
@@ -216,6 +209,10 @@ bool modern_dir_reaim(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
 static inline bool modern_dir_aim_at(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
 				     unsigned long align, int order)
 {
+#ifdef MODERN_ABLATE_AIM
+	/* Measurement only (bench/FINDINGS.md): never aimed. */
+	return false;
+#endif
 	if (dir->aim.kind == kind && (kind != MODERN_ALGO_ALIGN || dir->aim.align == align))
 		return true;
 	return dir->n >= 2 && modern_dir_reaim(dir, kind, align, order);
@@ -265,13 +262,6 @@ static inline struct gen_pool_chunk *modern_dir_lookup(const struct modern_chunk
 {
 	size_t pos;
 
-	/* A pool of one chunk is the common case: no search. */
-	if (dir->n == 1) {
-		if (addr < dir->by_addr[0].start || addr > dir->by_addr[0].end)
-			return NULL;
-		*slot = 0;
-		return dir->chunk[0];
-	}
 	pos = modern_dir_upper_bound(dir, addr);
 	if (pos == 0 || addr > dir->by_addr[pos - 1].end)
 		return NULL;
@@ -281,7 +271,6 @@ static inline struct gen_pool_chunk *modern_dir_lookup(const struct modern_chunk
 
 /**
  * modern_dir_verify() - do the tree and the address order match the chunks?
- * (A lone chunk's leaf is not kept, so not checked.)
  *
  * Return: true if consistent (O(chunks)).
  */

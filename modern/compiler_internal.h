@@ -4,8 +4,8 @@
  * installed).
  *
  * Each use overrules GCC's own choice on the indexed alloc/free path, where
- * callgrind showed the call (or the inlined cold code) costing more than
- * the work; the commit that placed it gives the count.  Other compilers
+ * the call (or the inlined cold code) cost more than the work
+ * (bench/FINDINGS.md keeps the counts).  Other compilers
  * get plain static functions.
  */
 #ifndef GENALLOC_MODERN_COMPILER_INTERNAL_H

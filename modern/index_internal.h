@@ -129,7 +129,7 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
  *           after it, or the map's size), >= @start + @nr
  *
  * What first fit and best fit claim (modern_index_find_first()'s and
- * modern_index_best_fit()'s answers): the update skips looking for the
+ * modern_best_fit()'s answers): the update skips looking for the
  * run's two ends.
  */
 void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
@@ -265,18 +265,55 @@ unsigned long modern_index_aligned_bound(const struct modern_index *ix, unsigned
 					 unsigned long off);
 
 /**
- * modern_index_best_fit() - the smallest maximal run of clear bits holding
- * @nr, the lowest on ties (gen_pool_best_fit()'s answer)
- *
- * The first call builds the size classes (modern/sizeclass.c), which every
- * later update then maintains; without memory for them, the runs that can
- * hold @nr are walked in address order instead.  *@run_end receives the
- * run's end, for modern_index_claim_run(); it is untouched when there is
- * no run.
- *
- * Return: the run's first bit, or MODERN_INDEX_NONE.
+ * struct modern_index_change - one claim or release as the index's update
+ * saw it: what the structures built on the index consume to stay exact
+ * @run_start: first bit of the free run the bits were claimed out of, or
+ *             of the run a release merged them into
+ * @run_end:   that run's end (its first used bit, or the map's size)
+ * @start:     first claimed or released bit
+ * @nr:        bits claimed or released, > 0
+ * @claim:     true for a claim, false for a release
  */
-unsigned long modern_index_best_fit(struct modern_index *ix, const unsigned long *map,
-				    unsigned long nr, unsigned long *run_end);
+struct modern_index_change {
+	unsigned long run_start, run_end, start, nr;
+	bool claim;
+};
+
+struct modern_index_consumer;
+
+/**
+ * struct modern_index_consumer_ops - what the index asks of a consumer
+ * @change:  learn of a change, the bitmap and the index already updated;
+ *           it may read both, and must not change the index
+ * @verify:  does it agree with @map?
+ * @bytes:   its bookkeeping, in bytes
+ * @destroy: free it
+ */
+struct modern_index_consumer_ops {
+	void (*change)(struct modern_index_consumer *c, const struct modern_index_change *chg);
+	bool (*verify)(struct modern_index_consumer *c, const unsigned long *map);
+	size_t (*bytes)(const struct modern_index_consumer *c);
+	void (*destroy)(struct modern_index_consumer *c);
+};
+
+/**
+ * struct modern_index_consumer - a structure kept up to date from the
+ * index's change records (best fit's size classes), embedded in it
+ * @ops: its operations
+ */
+struct modern_index_consumer {
+	const struct modern_index_consumer_ops *ops;
+};
+
+/**
+ * modern_index_attach() - from now on, hand @c every change record; the
+ * index owns it: verifies it with itself, counts its bytes in its
+ * footprint, and destroys it with itself or at a rebuild (one consumer at
+ * a time; attaching another destroys the first)
+ */
+void modern_index_attach(struct modern_index *ix, struct modern_index_consumer *c);
+
+/** modern_index_consumer() - the consumer attached, or NULL */
+struct modern_index_consumer *modern_index_consumer(const struct modern_index *ix);
 
 #endif /* GENALLOC_MODERN_INDEX_INTERNAL_H */

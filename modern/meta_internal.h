@@ -14,8 +14,8 @@
  * random: a 1 GiB pool at 8-byte granules has a 16 MiB bitmap, 4096 small
  * pages, more than the TLB holds, so nearly every free also missed in the
  * TLB.  Asking for transparent huge pages (where the system leaves that
- * to madvise) cuts that to 8 entries: callgrind cannot see it, the clock
- * can (first fit, log-uniform pairs on 1 GiB: ~430 -> ~330 ns).  Only the
+ * to madvise) cuts that to 8 entries, which instruction counts do not
+ * show and the clock does.  Only the
  * whole 2 MiB pages inside the block are advised, and the advice is only
  * a hint: failure changes nothing.
  */

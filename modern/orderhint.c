@@ -8,13 +8,12 @@
  *   free granules that starts on a multiple of nr rounded up to a power of
  *   two.  The run index (index.c) leads to the blocks where a run of nr
  *   starts, but in a fragmented pool most such runs hold no aligned window:
- *   a run of 7 at an odd bit has no room for 5 at a multiple of 8.  On a
- *   1 GiB pool half full of log-uniform requests, a search visited about a
- *   hundred such blocks before its answer; on 1 MiB, one.  The visits grow
- *   with the number of holes, and so did the time: 7.7 times from 1 MiB to
- *   1 GiB, where first fit grows 1.5 times.  first_fit_align at a fixed
- *   alignment has the same trouble, worse for coarse grids: aligned to a
- *   page, a pair took 329 us on 1 GiB, more than the kernel's linear scan.
+ *   a run of 7 at an odd bit has no room for 5 at a multiple of 8.  The
+ *   blocks a search visits before its answer grow with the number of
+ *   holes, and with them its time.  first_fit_align at a fixed alignment
+ *   has the same trouble, worse for coarse grids: aligned to a page, a
+ *   search on a big fragmented pool cost more than the kernel's linear
+ *   scan (bench/FINDINGS.md).
  *
  * FAMILIES
  *   The hints of a chunk bound one family of requests, the one whose
@@ -26,7 +25,7 @@
  * WHAT IS KEPT
  *   For every block of 512 granules (two of the index's), a bound: no
  *   request larger than it fits in a run that starts in the block.  Above the blocks, a
- *   tree of maxima, 8 to a node, like the run index's.  Bounds are 16-bit
+ *   tree of maxima, 8 to a node, like the run index's (maxtree.h).  Bounds are 16-bit
  *   and stop at MODERN_OHINT_CAP; requests above it are not hinted.
  *
  * HOW IT STAYS A BOUND, AND TIGHT
@@ -38,7 +37,7 @@
  *   grows can make a request fit where it did not: a release grows the run
  *   at its start, a claim starts one where it ends.  For those two runs
  *   the index computes exactly what they hold (order_fit() or grid_fit() in
- *   index.c, in O(1)) and raises their blocks' bounds to it; a block that
+ *   alignfit.c, in O(1)) and raises their blocks' bounds to it; a block that
  *   loses runs comes down to its longest run.  Every other change only takes windows
  *   away, which leaves a bound a bound.  A new or rebuilt set of bounds
  *   starts at the blocks' longest runs and tightens as searches fail.
@@ -50,8 +49,7 @@
  * WHEN
  *   Only where they pay.  A pool whose holes suit its requests (one request
  *   size, say) finds every window in the first block it visits, and would
- *   only pay for the upkeep: 64 B requests at 64 MiB went from 133 to 179 ns
- *   a pair.  So a chunk's hints stay off until an aligned search passes
+ *   only pay for the upkeep.  So a chunk's hints stay off until an aligned search passes
  *   more than MODERN_INDEX_HINT_AFTER blocks without a window, and stay on,
  *   for that search's family, from then.  Chunks under 2^20 granules never turn them on
  *   (MODERN_INDEX_HINT_MIN_BITS): they would pass 1/8 of the bitmap with
@@ -61,7 +59,7 @@
  *   Two bytes a block of 512 granules and 1/7 of that for the nodes: 1/28
  *   of the bitmap, so that with the run index a chunk's bookkeeping stays
  *   within 1/8 of its bitmap (1/8.3 on big chunks).  A block here is two
- *   of the run index's (HINT_SHIFT in index.c): one bound per index block
+ *   of the run index's (HINT_SHIFT in index_core.h): one bound per index block
  *   would pass the 1/8.  Allocated when they
  *   turn on, or reserved earlier, as a chunk joins a pool whose algorithm
  *   is one of the two (so that its allocations need no memory).  Once
@@ -76,27 +74,16 @@
 #include <emmintrin.h>
 #endif
 
-#include "index_internal.h"
+#include "maxtree.h"
 #include "meta_internal.h"
 
-#define OH_FAN_SHIFT 3
-#define OH_FAN (1UL << OH_FAN_SHIFT)
+#define OH_FAN MODERN_MT_FAN
 
-static unsigned long oh_padded(unsigned long count)
-{
-	return (count + OH_FAN - 1) / OH_FAN * OH_FAN;
-}
-
+/* The tree's level sizes over @nblocks blocks; returns the levels. */
 static unsigned int oh_plan(unsigned long nblocks, uint32_t *count)
 {
-	unsigned int levels = 1;
-
 	count[0] = (uint32_t)nblocks;
-	while (count[levels - 1] > 1) {
-		count[levels] = (count[levels - 1] + OH_FAN - 1) / OH_FAN;
-		levels++;
-	}
-	return levels;
+	return modern_mt_levels(count, 1);
 }
 
 size_t modern_ohint_bytes(unsigned long nblocks)
@@ -106,7 +93,7 @@ size_t modern_ohint_bytes(unsigned long nblocks)
 	size_t bytes = sizeof(struct modern_ohint);
 
 	for (l = 0; l < levels; l++)
-		bytes += oh_padded(count[l]) * sizeof(uint16_t);
+		bytes += modern_mt_padded(count[l]) * sizeof(uint16_t);
 	return bytes;
 }
 
@@ -125,7 +112,7 @@ struct modern_ohint *modern_ohint_create(unsigned long nblocks)
 	p = (unsigned char *)(oh + 1);
 	for (l = 0; l < oh->nlevels; l++) {
 		oh->v[l] = (uint16_t *)(void *)p;
-		p += oh_padded(oh->count[l]) * sizeof(uint16_t);
+		p += modern_mt_padded(oh->count[l]) * sizeof(uint16_t);
 	}
 	return oh;
 }
@@ -209,18 +196,7 @@ void modern_ohint_lower_slow(struct modern_ohint *oh, unsigned long b, uint16_t 
 /* Bit k set when entry k of the node at @c is at least @nr (1..CAP). */
 static unsigned int oh_ge_mask(const uint16_t *c, unsigned long nr)
 {
-	unsigned int mask = 0;
-#if defined(__SSE2__)
-	/* Bounds and nr - 1 fit in 15 bits: the signed compare is exact. */
-	__m128i m = _mm_cmpgt_epi16(_mm_loadu_si128((const __m128i *)(const void *)c),
-				    _mm_set1_epi16((short)(nr - 1)));
-
-	mask = (unsigned int)_mm_movemask_epi8(_mm_packs_epi16(m, m)) & ((1U << OH_FAN) - 1);
-#else
-	for (unsigned int k = 0; k < OH_FAN; k++)
-		mask |= (unsigned int)(c[k] >= nr) << k;
-#endif
-	return mask;
+	return modern_mt_ge_mask16(c, (uint16_t)nr);
 }
 
 /* Node (@l, @i) is at least @nr: the leftmost block below it that is.
@@ -245,20 +221,20 @@ unsigned long modern_ohint_next(const struct modern_ohint *oh, unsigned long b,
 	if (b == 0) {
 		l = oh->nlevels - 1;
 		if (oh->v[l][0] < nr)
-			return MODERN_INDEX_NONE;
+			return MODERN_OHINT_NONE;
 		return oh_descend(oh, l, 0, nr);
 	}
 	/* Up: the rest of each node's children, then the parent's right. */
 	for (l = 0; l < oh->nlevels; l++) {
 		if (i >= oh->count[l])
-			return MODERN_INDEX_NONE;
+			return MODERN_OHINT_NONE;
 		g = i & ~(OH_FAN - 1);
 		m = oh_ge_mask(&oh->v[l][g], nr) & (~0U << (i - g));
 		if (m)
 			return oh_descend(oh, l, g + (unsigned long)__builtin_ctz(m), nr);
 		i = g / OH_FAN + 1;
 	}
-	return MODERN_INDEX_NONE;
+	return MODERN_OHINT_NONE;
 }
 
 bool modern_ohint_verify(const struct modern_ohint *oh)
@@ -267,7 +243,7 @@ bool modern_ohint_verify(const struct modern_ohint *oh)
 	unsigned long i;
 
 	for (l = 0; l < oh->nlevels; l++)
-		for (i = oh->count[l]; i < oh_padded(oh->count[l]); i++)
+		for (i = oh->count[l]; i < modern_mt_padded(oh->count[l]); i++)
 			if (oh->v[l][i])
 				return false;
 	for (l = 1; l < oh->nlevels; l++)

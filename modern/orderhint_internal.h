@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * modern/orderhint_internal.h - per-block bounds on the largest
- * order-aligned request that can fit, for gen_pool_first_fit_order_align()
- * (not installed); modern/orderhint.c states the design.
+ * modern/orderhint_internal.h - per-block bounds on the largest aligned
+ * request of one grid family that can fit, for the aligned searches
+ * (gen_pool_first_fit_order_align() and gen_pool_first_fit_align(), in
+ * alignfit.c; not installed); modern/orderhint.c states the design.
  */
 #ifndef GENALLOC_MODERN_ORDERHINT_INTERNAL_H
 #define GENALLOC_MODERN_ORDERHINT_INTERNAL_H
@@ -14,6 +15,8 @@
 /* Bounds are kept up to here; a request above it is not hinted. */
 #define MODERN_OHINT_CAP 0x7fffUL
 #define MODERN_OHINT_LEVELS 9	/* 2^23 blocks and eight levels of 8 above */
+/* "No block", from modern_ohint_next(). */
+#define MODERN_OHINT_NONE (~0UL)
 
 /**
  * struct modern_ohint - bounds over the blocks of one index
@@ -95,7 +98,7 @@ static inline void modern_ohint_lower(struct modern_ohint *oh, unsigned long b, 
 
 /**
  * modern_ohint_next() - the first block at or after @b whose bound is at
- * least @nr (1 <= @nr <= MODERN_OHINT_CAP), or MODERN_INDEX_NONE
+ * least @nr (1 <= @nr <= MODERN_OHINT_CAP), or MODERN_OHINT_NONE
  */
 unsigned long modern_ohint_next(const struct modern_ohint *oh, unsigned long b,
 				unsigned long nr);

@@ -63,11 +63,13 @@
 #include <string.h>
 
 #include "bitmap_internal.h"
+#include "genalloc.h"
+#include "index_core.h"
 #include "meta_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
-#define BLOCK_SHIFT 14
-#define BLOCK_BITS (1UL << BLOCK_SHIFT)
+#define SC_BLOCK_SHIFT 14
+#define SC_BLOCK_BITS (1UL << SC_BLOCK_SHIFT)
 #define EXACT 63		/* lengths 1 .. 63 have a class each */
 #define SUB_SHIFT 2		/* then 4 classes per power of two */
 #define NCLASS (EXACT + (32 - 6) * (1 << SUB_SHIFT))
@@ -90,8 +92,9 @@ static const struct sc_run everything = { UINT32_MAX, UINT32_MAX };
 
 /**
  * struct modern_sizeclass - see the file comment
+ * @consumer:  how the index feeds it change records (first)
  * @nbits:     granules in the chunk
- * @nblocks:   blocks of BLOCK_BITS granules
+ * @nblocks:   blocks of SC_BLOCK_BITS granules
  * @row_words: words per class row
  * @sum_words: words per row summary (0: rows of SUM_AFTER words or fewer
  *             have none)
@@ -116,6 +119,7 @@ static const struct sc_run everything = { UINT32_MAX, UINT32_MAX };
  * runs fit in 124 classes, 774 bytes: a run a class of its heads' room.
  */
 struct modern_sizeclass {
+	struct modern_index_consumer consumer;
 	unsigned long nbits;
 	unsigned long nblocks;
 	unsigned long row_words;
@@ -253,7 +257,7 @@ static void run_added(struct modern_sizeclass *sc, unsigned long start, unsigned
 		sc->nonempty[c / BPL] |= 1UL << (c % BPL);
 	if (len > sc->maxlen[c])
 		sc->maxlen[c] = (uint32_t)len;
-	mark(sc, c, start >> BLOCK_SHIFT);
+	mark(sc, c, start >> SC_BLOCK_SHIFT);
 }
 
 /* The free run [@start, @start + @len) is gone (merged or claimed). */
@@ -288,7 +292,7 @@ static unsigned long head_slots(unsigned long nbits, unsigned int room, unsigned
 
 static unsigned long row_words_for(unsigned long nbits)
 {
-	return modern_bits_to_longs((nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT);
+	return modern_bits_to_longs((nbits + SC_BLOCK_BITS - 1) >> SC_BLOCK_SHIFT);
 }
 
 static unsigned long sum_words_for(unsigned long row_words)
@@ -311,10 +315,8 @@ static size_t class_bytes(unsigned long nbits)
  * classes within 1/8 of the bitmap, and at least ROOM_MIN.  A refill reads
  * every block the class has marked, and a query longer than every run in
  * the head needs one, so the room is worth more than anything else the
- * budget could buy.  A ceiling of 256 made best fit at 90% full 4.8-7 times
- * slower on 2^27 granules than on 2^17, as a class's runs grow in number
- * with the chunk; a room of one run per 2^18 granules cost a 64 MiB pool
- * at 90% full 19% more instructions a pair than the budget's room.
+ * budget could buy: a fixed ceiling makes best fit slower the bigger the
+ * chunk, as a class's runs grow in number with it.
  */
 static unsigned int wide_room(unsigned long nbits)
 {
@@ -359,6 +361,8 @@ static void add_all(struct modern_sizeclass *sc, const unsigned long *map)
 	}
 }
 
+static const struct modern_index_consumer_ops sc_ops;
+
 struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned long nbits)
 {
 	struct modern_sizeclass *sc = modern_meta_zalloc(modern_sc_bytes(nbits));
@@ -366,8 +370,9 @@ struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned lon
 
 	if (!sc)
 		return NULL;
+	sc->consumer.ops = &sc_ops;
 	sc->nbits = nbits;
-	sc->nblocks = (nbits + BLOCK_BITS - 1) >> BLOCK_SHIFT;
+	sc->nblocks = (nbits + SC_BLOCK_BITS - 1) >> SC_BLOCK_SHIFT;
 	sc->row_words = row_words_for(nbits);
 	sc->sum_words = sum_words_for(sc->row_words);
 	sc->nclass = classes_for(nbits);
@@ -392,12 +397,24 @@ void modern_sc_destroy(struct modern_sizeclass *sc)
 		modern_meta_free(sc, modern_sc_bytes(sc->nbits));
 }
 
-void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned long e,
-		      unsigned long start, unsigned long nr, bool claim)
+/* The size classes as the index's consumer: change records in, and the
+ * index's verify, footprint and destroy. */
+static struct modern_sizeclass *sc_of(struct modern_index_consumer *c)
 {
+	return (struct modern_sizeclass *)(void *)c;
+}
+
+/* Bits [start, start + nr) were claimed out of the free run [s, e), or
+ * released and merged into it (the index measured the run for its own
+ * update). */
+static void sc_change(struct modern_index_consumer *c, const struct modern_index_change *chg)
+{
+	struct modern_sizeclass *sc = sc_of(c);
+	const unsigned long s = chg->run_start, e = chg->run_end, start = chg->start, nr = chg->nr;
+
 	/* Gone first, then new: a head never holds a dead run when a new one
 	 * is placed against it. */
-	if (claim) {
+	if (chg->claim) {
 		run_removed(sc, s, e - s);
 		if (s < start)
 			run_added(sc, s, start - s);
@@ -411,6 +428,28 @@ void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned lon
 		run_removed(sc, start + nr, e - (start + nr));
 	run_added(sc, s, e - s);
 }
+
+static bool sc_verify(struct modern_index_consumer *c, const unsigned long *map)
+{
+	return modern_sc_verify(sc_of(c), map);
+}
+
+static size_t sc_bytes(const struct modern_index_consumer *c)
+{
+	return modern_sc_bytes(((const struct modern_sizeclass *)(const void *)c)->nbits);
+}
+
+static void sc_destroy(struct modern_index_consumer *c)
+{
+	modern_sc_destroy(sc_of(c));
+}
+
+static const struct modern_index_consumer_ops sc_ops = {
+	.change = sc_change,
+	.verify = sc_verify,
+	.bytes = sc_bytes,
+	.destroy = sc_destroy,
+};
 
 /* ------------------------------------------------------------ refill */
 
@@ -476,17 +515,15 @@ static void refill_visit(void *arg, unsigned long start, unsigned long end)
  * index leads to each run at least as long as the class's shortest, over
  * the shorter ones and over used stretches, reading only the leaves of the
  * block's 64 index blocks (bench/FINDINGS.md, "Best fit on mid-sized
- * chunks").  A search per run, which climbed the index's tree each time,
- * took a 16 MiB pool's best fit 5579 instructions a pair where 1 MiB and
- * 256 MiB took about 2100; short classes walked the bitmap word by word,
- * about 240 used words a refill on 64 MiB.
+ * chunks"), rather than climbing the index's tree again for each run or
+ * walking the bitmap word by word.
  *
  * Return: whether the block starts any run of the class.
  */
-static bool scan_block(const struct modern_index *ix, const unsigned long *map,
+static bool scan_sc_block(const struct modern_index *ix, const unsigned long *map,
 		       unsigned long nbits, unsigned long b, struct refill *rf)
 {
-	unsigned long first = b << BLOCK_SHIFT, end = first + BLOCK_BITS;
+	unsigned long first = b << SC_BLOCK_SHIFT, end = first + SC_BLOCK_BITS;
 
 	rf->any = false;
 	modern_index_visit_runs(ix, map, first, end < nbits ? end : nbits, class_min(rf->c),
@@ -536,15 +573,15 @@ static struct sc_run refill(struct modern_sizeclass *sc, const struct modern_ind
 {
 	struct refill rf = { .sc = sc, .c = c, .nr = nr, .from = sc->horizon[c] };
 	struct sc_run next = { 0, c + 1 };
-	unsigned long b = c < EXACT ? rf.from.start >> BLOCK_SHIFT : 0;
+	unsigned long b = c < EXACT ? rf.from.start >> SC_BLOCK_SHIFT : 0;
 
 	sc->horizon[c] = everything;
 	for (b = next_marked(sc, c, b); b != ~0UL; b = next_marked(sc, c, b + 1)) {
-		if (!scan_block(ix, map, sc->nbits, b, &rf)) {
+		if (!scan_sc_block(ix, map, sc->nbits, b, &rf)) {
 			unmark(sc, c, b);	/* its runs are gone: a stale mark */
 		} else if (c < EXACT && sc->nhead[c] == sc->exact_room) {
 			/* The rest start in later blocks, if any. */
-			next.start = (uint32_t)((b + 1) << BLOCK_SHIFT);
+			next.start = (uint32_t)((b + 1) << SC_BLOCK_SHIFT);
 			if (b + 1 < sc->nblocks && run_before(next, sc->horizon[c]))
 				sc->horizon[c] = next;
 			break;
@@ -678,4 +715,40 @@ bool modern_sc_verify(struct modern_sizeclass *sc, const unsigned long *map)
 		ok = !(sc->nonempty[c / BPL] >> (c % BPL) & 1);
 	modern_sc_destroy(fresh);
 	return ok && heads_complete(sc, map);
+}
+
+/* ------------------------------------------------------------ best fit */
+
+/* Best fit without the size classes (no memory for them): the kernel's
+ * own search of the bitmap, then the end of the run it found. */
+static unsigned long best_fit_linear(const struct modern_index *ix, const unsigned long *map,
+				     unsigned long nr, unsigned long *run_end)
+{
+	unsigned long p = modern_gen_pool_best_fit((unsigned long *)map, ix->nbits, 0,
+						   (unsigned int)nr, NULL, NULL, 0);
+
+	if (p >= ix->nbits)
+		return MODERN_INDEX_NONE;
+	*run_end = next_used(ix, map, p + nr);
+	return p;
+}
+
+unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
+			      unsigned long nr, unsigned long *run_end)
+{
+	struct modern_index_consumer *c = ix->consumer;
+	struct modern_sizeclass *sc = c && c->ops == &sc_ops ? sc_of(c) : NULL;
+	unsigned long r;
+
+	if (nr > ix->nbits || modern_index_longest(ix) < nr)
+		return MODERN_INDEX_NONE;
+	settle_short_dirty(ix, nr);
+	if (!sc) {
+		sc = modern_sc_create(map, ix->nbits);
+		if (sc)
+			modern_index_attach(ix, &sc->consumer);
+	}
+	r = sc ? modern_sc_best_fit(sc, ix, map, nr, run_end) : best_fit_linear(ix, map, nr, run_end);
+	settle_dirty_at(ix, r);
+	return r;
 }

@@ -23,14 +23,6 @@ struct modern_sizeclass *modern_sc_create(const unsigned long *map, unsigned lon
 void modern_sc_destroy(struct modern_sizeclass *sc);
 
 /**
- * modern_sc_update() - bits [@start, @start + @nr) were just claimed
- * (@claim) out of the free run [@s, @e), or released and merged into the
- * free run [@s, @e) (the index has measured the run for its own update)
- */
-void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned long e,
-		      unsigned long start, unsigned long nr, bool claim);
-
-/**
  * modern_sc_best_fit() - the smallest maximal free run holding @nr, the
  * lowest on ties; refills the heads it finds empty, clearing the stale
  * bits it meets
@@ -42,6 +34,21 @@ void modern_sc_update(struct modern_sizeclass *sc, unsigned long s, unsigned lon
 unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct modern_index *ix,
 				 const unsigned long *map, unsigned long nr,
 				 unsigned long *run_end);
+
+/**
+ * modern_best_fit() - the smallest maximal run of clear bits holding @nr,
+ * the lowest on ties (gen_pool_best_fit()'s answer), through the index
+ *
+ * The first call builds the size classes and attaches them to the index,
+ * which feeds them every change from then on; without memory for them,
+ * the runs that can hold @nr are walked in address order instead.
+ * *@run_end receives the run's end, for modern_index_claim_run(); it is
+ * untouched when there is no run.
+ *
+ * Return: the run's first bit, or MODERN_INDEX_NONE.
+ */
+unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
+			      unsigned long nr, unsigned long *run_end);
 
 /**
  * modern_sc_verify() - does every class agree with @map: its count, its

@@ -20,6 +20,7 @@
 #include "modern/genalloc.h"
 #include "modern/index_internal.h"
 #include "modern/orderhint_internal.h"
+#include "modern/sizeclass_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
 
@@ -257,7 +258,7 @@ static unsigned long compare_queries(struct modern_index *ix, unsigned long *map
 		aligned_checked(ix, map, nbits, nr, mask - 1, 0, true, &end);
 		known += end != MODERN_INDEX_NONE;
 		end = MODERN_INDEX_NONE;
-		first = modern_index_best_fit(ix, map, nr, &end);
+		first = modern_best_fit(ix, map, nr, &end);
 		EXPECT_EQ(first, linear_best(map, nbits, nr));
 		/* Best fit always knows its run's end. */
 		ck_assert(first == MODERN_INDEX_NONE || end != MODERN_INDEX_NONE);
@@ -355,7 +356,7 @@ START_TEST(a_pending_rise_is_seen_by_every_search)
 					&end);
 			break;
 		case 4:
-			EXPECT_EQ(modern_index_best_fit(ix, map, nr, &end), linear_best(map, nbits, nr));
+			EXPECT_EQ(modern_best_fit(ix, map, nr, &end), linear_best(map, nbits, nr));
 			break;
 		default:
 			EXPECT_EQ(modern_index_find_first(ix, map, nr, &end),
@@ -487,7 +488,7 @@ START_TEST(saturated_leaves_stay_exact)
 			EXPECT_EQ(modern_index_find(ix, map, lo, nr),
 				  linear_first(map, nbits, lo, nr, 0, 0));
 			end = MODERN_INDEX_NONE;
-			EXPECT_EQ(modern_index_best_fit(ix, map, nr, &end), linear_best(map, nbits, nr));
+			EXPECT_EQ(modern_best_fit(ix, map, nr, &end), linear_best(map, nbits, nr));
 		}
 		compare_queries(ix, map, nbits, &rng, 1);
 	}
@@ -748,7 +749,7 @@ START_TEST(order_hint_tree_finds_the_next_block)
 		ck_assert(modern_ohint_verify(oh));
 		b = test_rng_below(&rng, n + 1);
 		nr = 1 + test_rng_below(&rng, 45);
-		for (want = MODERN_INDEX_NONE, k = b; k < n; k++)
+		for (want = MODERN_OHINT_NONE, k = b; k < n; k++)
 			if (shadow[k] >= nr) {
 				want = k;
 				break;

@@ -80,7 +80,7 @@ static unsigned long take(struct chunk *ch, unsigned long nr)
 {
 	unsigned long want = linear_best(ch, nr), end = MODERN_INDEX_NONE;
 
-	EXPECT_EQ(modern_index_best_fit(ch->ix, ch->map, nr, &end), want);
+	EXPECT_EQ(modern_best_fit(ch->ix, ch->map, nr, &end), want);
 	if (want != MODERN_INDEX_NONE) {
 		check_run(ch, want, end);
 		modern_bitmap_set(ch->map, want, nr);
@@ -261,7 +261,7 @@ START_TEST(random_traffic_matches_the_kernel)
 			len = 1UL << test_rng_below(&rng, _i ? 15 : 10);
 			nr = 1 + test_rng_below(&rng, len);
 			at = linear_best(&ch, nr);
-			EXPECT_EQ(modern_index_best_fit(ch.ix, ch.map, nr, &end), at);
+			EXPECT_EQ(modern_best_fit(ch.ix, ch.map, nr, &end), at);
 			if (at != MODERN_INDEX_NONE) {
 				check_run(&ch, at, end);
 				claim(&ch, at, nr);

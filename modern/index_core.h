@@ -1,0 +1,542 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * modern/index_core.h - the run index's state and the reads every part of
+ * it shares (not installed): word access, the full map's next used bit,
+ * the max tree's leaves and descent, the dirty block.  Private to the
+ * files of the index (index.c: life cycle and upkeep; firstfit.c;
+ * alignfit.c) and to best fit's entry (sizeclass.c).
+ *
+ * WHAT IS INDEXED
+ *   The bitmap is cut into blocks of 256 bits (four words, half a cache
+ *   line).  Bits past the end of the chunk count as used.  Two structures
+ *   sit on the blocks:
+ *     max tree  - for every block, the length of the longest free run that
+ *                 STARTS in it (a run is a maximal stretch of free bits; it
+ *                 is counted whole, however far past the block it goes),
+ *                 in a 16-bit leaf (THE LEAVES: a saturated one is read
+ *                 through its parent), and above the blocks a tree of
+ *                 32-bit maxima, 8 per node.  The root is the chunk's
+ *                 longest run.
+ *     full map  - one bit per block, set when the block is all free, with
+ *                 a summary bit per 64 below it, so "the next (or previous)
+ *                 used bit" skips any stretch of free blocks in O(log64 n).
+ *   Keying each run by its start is what makes first fit cheap: the lowest
+ *   run that can hold nr bits starts in the leftmost block whose value is at
+ *   least nr, and the tree leads to that block in one descent.
+ *
+ * COST
+ *   For a chunk of N granules: a 2-byte leaf per block of 256 granules,
+ *   4 bytes per node of 8 blocks and 1/7 of that again for the nodes above
+ *   (each level padded to whole nodes), one full bit per block and 1/64 of
+ *   those in the summaries (and on chunks of about 2^16 to 2^20 bits one
+ *   grid-point bit per block), plus a header of 256 bytes: about 1/11.9 of
+ *   the bitmap's N / 8 bytes on big chunks (0.0105 bytes per granule;
+ *   87 KiB for the 1 MiB bitmap of 64 MiB at 8-byte granules).  Eight
+ *   children a node rather than sixteen: a node's maximum and the choice of
+ *   a child cost half as much and the extra level less than that.  Blocks
+ *   of 256 bits rather than 512: a claim's rescan and a search's scan read
+ *   half the words.  With 32-bit leaves the index would pass 1/8; blocks of
+ *   128 bits were no faster (bench/FINDINGS.md has the measurements).
+ *   Time: O(log8 n) tree steps and O(log64 n) full-map steps a search or
+ *   an update, and at most two block scans an update.
+ */
+#ifndef GENALLOC_MODERN_INDEX_CORE_H
+#define GENALLOC_MODERN_INDEX_CORE_H
+
+#include "index_internal.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "bitmap_internal.h"
+#include "compiler_internal.h"
+#include "maxtree.h"
+
+#define BPL MODERN_BITS_PER_LONG
+#define BLOCK_SHIFT 8
+#define BLOCK_BITS (1UL << BLOCK_SHIFT)
+#define BLOCK_WORDS (BLOCK_BITS / BPL)
+#define FAN MODERN_MT_FAN
+#define MAX_LEVELS 9		/* 2^32 bits: 2^24 leaves, eight levels of 8 */
+#define MAX_FULL_LEVELS 4	/* 2^24 bits, 64 to a word */
+#define NO_DIRTY UINT32_MAX	/* no block is dirty (blocks number <= 2^24) */
+/* A leaf holds a block's value up to LEAF_SAT - 1; LEAF_SAT stands for
+ * any value from LEAF_SAT up (see THE LEAVES). */
+#define LEAF_SAT UINT16_MAX
+/* The order hints (orderhint.c) and their updates keep blocks of 512 bits,
+ * two of the index's: at the index's own, the two would pass 1/8. */
+#define HINT_SHIFT 9
+#define HINT_BITS (1UL << HINT_SHIFT)
+#define HINT_SPAN (HINT_BITS / BLOCK_BITS)
+
+/**
+ * struct modern_index - the index of one bitmap
+ * @nbits:   bits in the bitmap
+ * @lastw:   the bitmap's last word (its number of words - 1), where the
+ *           bits past the chunk begin
+ * @dirty:   a block whose value rose without its ancestors being told
+ *           (NO_DIRTY for none; see THE DIRTY BLOCK below)
+ * @dirty_pv: the value @dirty's ancestors account for it, below its own
+ * @dirty_v: @dirty's value, which its leaf may hold only as LEAF_SAT
+ * @nlevels: levels of the max tree, blocks included; the last has one node
+ * @nfull:   levels of the full map
+ * @oh_on:   @oh is loaded, kept up to date and searched
+ * @gp_on:   the grid-point map (below) is loaded and kept up to date
+ * @lazy:    @consumer is attached, @oh_on or @gp_on: one test on every update says
+ *           whether any needs telling
+ * @miss_grid: with @miss_nr, an aligned search known to find nothing (see
+ * @miss_nr:   THE MISS MEMO; @miss_nr 0 for none).  Both fit in the bytes
+ *             the header's alignment leaves after @lazy.
+ * @consumer: fed every change record: best fit's size classes, built
+ *           the first time best fit runs (modern_index_attach())
+ * @oh:      bounds for the aligned requests of one grid family
+ *           (orderhint.c): memory
+ *           reserved up front or at the first need, used once @oh_on
+ * @leaf:    @leaf[b] is the longest run starting in block b, or LEAF_SAT
+ *           (THE LEAVES); padded with zeros to a multiple of 8 entries
+ * @max:     @max[l][i] (l >= 1) the maximum of node i's 8 children on
+ *           level l - 1 (the leaves for l = 1), exact; padded as @leaf.
+ *           @max[0] is unused.
+ * @full:    @full[0] one bit per block, set when it is all free; bit j of
+ *           @full[l] set when word j of @full[l - 1] is all ones.  Bits
+ *           past a level's end are kept set, so they never look "used".
+ * @count:   nodes per level of the max tree
+ * @fwords:  words per level of the full map
+ *
+ * On chunks too small for @oh whose budget leaves room (modern_ix_points_words()), the
+ * full map's words are followed by the grid-point map (gp_map()): one bit
+ * per block, set when its first bit is free, the grid points of coarse
+ * aligned requests.  It has no pointer here: the header has no byte to
+ * spare under the 1/8 budget at 2^16 bits.
+ */
+struct modern_index {
+	/* What every update and search reads, on the first three lines. */
+	unsigned long nbits;
+	unsigned long lastw;
+	uint32_t dirty;
+	uint32_t dirty_pv;
+	uint32_t dirty_v;
+	unsigned char nlevels;
+	unsigned char nfull;
+	bool oh_on;
+	bool gp_on;
+	bool lazy;
+	unsigned char miss_grid;
+	uint16_t miss_nr;
+	struct modern_index_consumer *consumer;
+	struct modern_ohint *oh;
+	uint16_t *leaf;
+	uint32_t *max[MAX_LEVELS];
+	unsigned long *full[MAX_FULL_LEVELS];
+	/* Level sizes: read by the walks along a level and the rebuild. */
+	uint32_t count[MAX_LEVELS];
+	uint32_t fwords[MAX_FULL_LEVELS];
+};
+
+/* A maximal free run [start, end) the caller has already found. */
+struct run {
+	unsigned long start, end;
+};
+
+/* Shared by the index's files, each defined once. */
+
+/* The first used bit at or after @p, or nbits (index.c). */
+unsigned long modern_ix_next_used_slow(const struct modern_index *ix, const unsigned long *map,
+				       unsigned long p);
+/* The first bit of the free run holding (or ending just below) @a (index.c). */
+unsigned long modern_ix_run_start(const struct modern_index *ix, const unsigned long *map,
+				  unsigned long a);
+/* Words of the grid-point map of a chunk of @nbits bits, 0 for none (index.c). */
+unsigned long modern_ix_points_words(unsigned long nbits);
+/* The leftmost block after @b of value >= @nr, or MODERN_INDEX_NONE (firstfit.c). */
+unsigned long modern_ix_next_block_ge(const struct modern_index *ix, unsigned long b,
+				      unsigned long nr);
+
+/* The accelerators of the aligned searches (alignfit.c): load, keep up to
+ * date from a change record, verify. */
+void modern_ix_points_load(struct modern_index *ix, const unsigned long *map);
+void modern_ix_points_update(struct modern_index *ix, const struct modern_index_change *chg);
+bool modern_ix_points_verify(const struct modern_index *ix, const unsigned long *map);
+void modern_ix_hints_load(struct modern_index *ix);
+void modern_ix_hints_update(struct modern_index *ix, const unsigned long *map,
+			    const struct modern_index_change *chg);
+bool modern_ix_hints_verify(const struct modern_index *ix, const unsigned long *map);
+
+/* Out of line, kept out of their callers' registers: the scan of the
+ * chunk's last block (index.c), the saturated leaves' filter (index.c),
+ * the search of a tree of one node (firstfit.c). */
+unsigned long modern_ix_find_in_last_block(const struct modern_index *ix,
+					   const unsigned long *map, unsigned long p,
+					   unsigned long flip);
+unsigned int modern_ix_sat_filter(const struct modern_index *ix, unsigned long g,
+				  unsigned long nr, unsigned int mask);
+unsigned long modern_ix_first_leaf_ge(const struct modern_index *ix, unsigned long nr);
+
+static inline unsigned long ceil_div(unsigned long a, unsigned long b)
+{
+	return a / b + (a % b != 0);
+}
+
+static inline unsigned long min_ul(unsigned long a, unsigned long b)
+{
+	return a < b ? a : b;
+}
+
+/* Blocks of the order hints (HINT_BITS each). */
+static inline unsigned long hint_blocks(const struct modern_index *ix)
+{
+	return ceil_div(ix->nbits, HINT_BITS);
+}
+
+/* Word @wi as stored: for a caller that looks only at bits of the chunk. */
+static inline unsigned long map_word(const unsigned long *map, unsigned long wi)
+{
+	return atomic_load_explicit((const _Atomic unsigned long *)&map[wi], memory_order_relaxed);
+}
+
+/* The bits of the last word past the chunk, which read as used. */
+static inline unsigned long pad_bits(const struct modern_index *ix)
+{
+	return ix->nbits % BPL ? ~0UL << (ix->nbits % BPL) : 0;
+}
+
+/* Word @wi with every bit past the chunk reading as used. */
+static inline unsigned long used_word(const struct modern_index *ix, const unsigned long *map,
+			       unsigned long wi)
+{
+	/* One test on the common path: only the last word and beyond are odd. */
+	if (wi >= ix->lastw)
+		return wi > ix->lastw ? ~0UL : pad_bits(ix) | map_word(map, wi);
+	return map_word(map, wi);
+}
+
+/* Word @wi of a block, which holds the chunk's last word only if @last:
+ * a caller that knows its block is not the last skips used_word()'s test. */
+static MODERN_ALWAYS_INLINE unsigned long
+block_word(const struct modern_index *ix, const unsigned long *map, unsigned long wi, bool last)
+{
+	return last ? used_word(ix, map, wi) : map_word(map, wi);
+}
+
+/*
+ * Block @b's four words, bits past the chunk reading as used: the map's
+ * own, or for the chunk's last block a copy made in @copy; *@all_used says
+ * whether every bit is used.  The map's words are read in place, without
+ * atomics: the index runs under the pool's lock, which keeps every writer
+ * out (as the pool's _excl bitmap calls rely on).
+ */
+static MODERN_ALWAYS_INLINE const unsigned long *
+block_words(const struct modern_index *ix, const unsigned long *map, unsigned long b,
+	    unsigned long copy[BLOCK_WORDS], bool *all_used)
+{
+	unsigned long wi = b * BLOCK_WORDS, all = ~0UL, k;
+
+	if (wi + BLOCK_WORDS <= ix->lastw) {
+#if defined(__SSE2__)
+		const __m128i *v = (const __m128i *)(const void *)&map[wi];
+		__m128i and2 = _mm_and_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1));
+
+		_Static_assert(BLOCK_WORDS * sizeof(unsigned long) == 2 * sizeof(__m128i),
+			       "a block is read as two vectors");
+		*all_used = _mm_movemask_epi8(_mm_cmpeq_epi8(and2, _mm_set1_epi8(-1))) == 0xffff;
+#else
+		for (k = 0; k < BLOCK_WORDS; k++)
+			all &= map[wi + k];
+		*all_used = all == ~0UL;
+#endif
+		return &map[wi];
+	}
+	for (k = 0; k < BLOCK_WORDS; k++) {
+		copy[k] = used_word(ix, map, wi + k);
+		all &= copy[k];
+	}
+	*all_used = all == ~0UL;
+	return copy;
+}
+
+/* Bit @p (< nbits, so the bits past the chunk never matter) is used. */
+static inline bool bit_used(const unsigned long *map, unsigned long p)
+{
+	return map_word(map, p / BPL) >> (p % BPL) & 1;
+}
+
+static inline unsigned int ctz_or_bpl(unsigned long w)
+{
+	return w ? (unsigned int)__builtin_ctzl(w) : (unsigned int)BPL;
+}
+
+static inline unsigned int clz_or_bpl(unsigned long w)
+{
+	return w ? (unsigned int)__builtin_clzl(w) : (unsigned int)BPL;
+}
+
+/* Bits p of free-mask @f such that p .. p + @nr - 1 are all free (@nr <= BPL).
+ * The steps depend on @nr alone: stopping once @f is empty saves a few
+ * instructions but misses the branch's prediction, word after word.
+ * Doubling needs no minimum a step, as a step of min(k, nr - k) would. */
+static inline unsigned long run_starts(unsigned long f, unsigned long nr)
+{
+	unsigned long k;
+
+	/* Doubling, then one step of what is left: a run of nr holds one of
+	 * k <= nr at its start and one at its end, which overlap. */
+	for (k = 1; 2 * k < nr; k *= 2)
+		f &= f >> k;
+	return f & f >> (nr - k);
+}
+
+/* The first used (@flip 0) or free (@flip ~0UL) bit at or after @p in @p's
+ * block, or the block's end; @last as for block_word(). */
+static MODERN_ALWAYS_INLINE unsigned long
+scan_block(const struct modern_index *ix, const unsigned long *map, unsigned long p,
+	   unsigned long flip, bool last)
+{
+	unsigned long wi = p / BPL, wend = (p / BLOCK_BITS + 1) * BLOCK_WORDS;
+	unsigned long w = (block_word(ix, map, wi, last) ^ flip) & (~0UL << (p % BPL));
+
+	while (!w && ++wi < wend)
+		w = block_word(ix, map, wi, last) ^ flip;
+	return w ? wi * BPL + (unsigned long)__builtin_ctzl(w) : wend * BPL;
+}
+
+/* scan_block(), the chunk's last block told apart once. */
+static inline unsigned long find_in_block(const struct modern_index *ix, const unsigned long *map,
+					  unsigned long p, unsigned long flip)
+{
+	if ((p / BLOCK_BITS + 1) * BLOCK_WORDS > ix->lastw)
+		return modern_ix_find_in_last_block(ix, map, p, flip);
+	return scan_block(ix, map, p, flip, false);
+}
+
+static inline unsigned long used_in_block(const struct modern_index *ix, const unsigned long *map,
+				   unsigned long p)
+{
+	return find_in_block(ix, map, p, 0);
+}
+
+static inline unsigned long free_in_block(const struct modern_index *ix, const unsigned long *map,
+				   unsigned long p)
+{
+	return find_in_block(ix, map, p, ~0UL);
+}
+
+/* modern_ix_next_used_slow(), with the usual answer inlined: a used bit later in
+ * @p's own word (inside the chunk), as when a release ends at a block. */
+static MODERN_ALWAYS_INLINE unsigned long
+next_used(const struct modern_index *ix, const unsigned long *map, unsigned long p)
+{
+	unsigned long wi = p / BPL, w;
+
+	if (wi < ix->lastw) {
+		w = map_word(map, wi) & (~0UL << (p % BPL));
+		if (w)
+			return wi * BPL + (unsigned long)__builtin_ctzl(w);
+	}
+	return modern_ix_next_used_slow(ix, map, p);
+}
+
+/* ------------------------------------------------------------ max tree */
+
+
+static inline uint32_t max_u32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * THE LEAVES
+ * A block's value is kept in 16 bits, which halves what the blocks cost and
+ * lets them be 256 bits within the 1/8 budget.  A value of LEAF_SAT or more
+ * is stored as LEAF_SAT, and the exact one is read from the block's parent:
+ * a run of LEAF_SAT bits that starts in a block covers the rest of its
+ * node (8 blocks, 2048 bits), so no sibling starts a run of 2048 or more,
+ * and the parent's maximum is that run's length.  The dirty block's parent
+ * counts it at its old value: its exact value is kept beside (@dirty_v).
+ * Every comparison of a leaf with a request of nr < LEAF_SAT is exact
+ * as it stands; longer requests, which only a chunk of over 2^16 bits can
+ * hold, read the saturated leaf's parent (modern_ix_sat_filter()).
+ */
+
+static inline uint16_t leaf_of(uint32_t v)
+{
+	return (uint16_t)(v < LEAF_SAT ? v : LEAF_SAT);
+}
+
+/* Block @b's value: @b not dirty, or the dirty one's value as stored. */
+static MODERN_ALWAYS_INLINE uint32_t leaf_value(const struct modern_index *ix, unsigned long b)
+{
+	uint32_t v = ix->leaf[b];
+
+	if (v < LEAF_SAT)
+		return v;
+	return b == ix->dirty ? ix->dirty_v : ix->max[1][b / FAN];
+}
+
+/* Block @b's value rose to @v (already stored): carry it up to the first
+ * ancestor already as large.  The level count is read once: the stores are
+ * to uint32_t, which could alias it, so the compiler would otherwise
+ * reload it every level.  Inlined at its callers, as carry_fall(): both
+ * walks are short, and a call costs as much. */
+static MODERN_ALWAYS_INLINE void carry_rise(struct modern_index *ix, unsigned long b, uint32_t v)
+{
+	const unsigned int nlevels = ix->nlevels;
+	unsigned long i = b;
+	unsigned int l;
+
+	for (l = 1; l < nlevels; l++) {
+		i /= FAN;
+		if (ix->max[l][i] >= v)
+			return;
+		ix->max[l][i] = v;
+	}
+}
+
+/* Tell the ancestors of the dirty block its value, always a rise.  Inlined,
+ * as dirty_before(): both sit on first fit's path. */
+static MODERN_ALWAYS_INLINE void flush_dirty_block(struct modern_index *ix)
+{
+	uint32_t b = ix->dirty;
+
+	ix->dirty = NO_DIRTY;
+	carry_rise(ix, b, ix->dirty_v);
+}
+
+/*
+ * THE DIRTY BLOCK
+ * A release's rise is not carried up at once: the block becomes the dirty
+ * one, its ancestors still counting it at its old value (@dirty_pv), and
+ * every search of the tree also looks at it (with_dirty()).  The walk
+ * happens when another block changes, or when a search is about to claim
+ * elsewhere (settle_dirty()).  A free and then an alloc of one small size
+ * raise a block and lower it back, and then neither walk happens at all.
+ * Only one block is dirty at a time, and a block's fall is carried up only
+ * in a tree that is exact, the dirty block told first: the falling walk's
+ * test of an ancestor against the old value needs that, and its maxima
+ * would take in the dirty block's untold value.  A rise needs no such care.
+ */
+
+/* Where a search of the tree found @r (a block, or NONE) starting from
+ * block @lo, the dirty block may lie before it and hold @nr. */
+static MODERN_ALWAYS_INLINE unsigned long
+dirty_before(const struct modern_index *ix, unsigned long r, unsigned long lo, unsigned long nr)
+{
+	unsigned long d = ix->dirty;
+
+	return d >= lo && d < r && ix->dirty_v >= nr ? d : r;
+}
+
+/* The dirty block instead of @r when it is in [@lo, @r) and holds @nr: the
+ * tree's search cannot see its rise. */
+static MODERN_ALWAYS_INLINE unsigned long
+with_dirty(const struct modern_index *ix, unsigned long r, unsigned long lo, unsigned long nr)
+{
+	return ix->dirty == NO_DIRTY ? r : dirty_before(ix, r, lo, nr);
+}
+
+/* modern_mt_ge_mask16() for the eight leaves from @g: a saturated leaf is
+ * compared with @nr through its parent (THE LEAVES). */
+static MODERN_ALWAYS_INLINE unsigned int leaf_mask(const struct modern_index *ix, unsigned long g,
+						   unsigned long nr)
+{
+	const uint16_t lim = (uint16_t)(nr < LEAF_SAT ? nr : LEAF_SAT);
+	unsigned int mask = modern_mt_ge_mask16(&ix->leaf[g], lim);
+
+	if (nr > LEAF_SAT && mask)
+		mask = modern_ix_sat_filter(ix, g, nr, mask);
+	return mask;
+}
+
+/* Node (@l, @i) has value >= @nr: the leftmost block below it that has.
+ * Every node on the way has such a child, so each level is one mask and
+ * its lowest bit (the bit past the node only keeps ctz defined).  Inlined:
+ * first fit's descent then keeps its operands in registers. */
+static MODERN_ALWAYS_INLINE unsigned long
+descend(const struct modern_index *ix, unsigned int l, unsigned long i, unsigned long nr,
+	bool wide)
+{
+	if (l == 0)
+		return i;
+	while (--l > 0) {
+		i *= FAN;
+		i += (unsigned long)__builtin_ctz(modern_mt_ge_mask32(&ix->max[l][i], nr, wide) | 1U << FAN);
+	}
+	i *= FAN;
+	return i + (unsigned long)__builtin_ctz(leaf_mask(ix, i, nr) | 1U << FAN);
+}
+
+/* The grid-point map, right after the full map's words. */
+static inline unsigned long *gp_map(const struct modern_index *ix)
+{
+	return ix->full[ix->nfull - 1] + ix->fwords[ix->nfull - 1];
+}
+
+/*
+ * The leftmost block of value >= @nr (<= nbits) that the tree shows, or
+ * MODERN_INDEX_NONE.  The descent starts on the level two below the root
+ * when it has at most 32 nodes, else one below, read from the left: those
+ * reads need not wait on one another, as each level of a descent waits on
+ * the one above.  Inlined, @wide as for modern_mt_ge_mask32().
+ */
+static MODERN_ALWAYS_INLINE unsigned long
+first_block_ge(const struct modern_index *ix, unsigned long nr, bool wide)
+{
+	unsigned int l = ix->nlevels - 2, m;
+	unsigned long g, n;
+
+	if (l == 0)
+		return modern_ix_first_leaf_ge(ix, nr);
+	if (l >= 2 && ix->count[l - 1] <= 4 * FAN)
+		l--;
+	n = modern_mt_padded(ix->count[l]);
+	for (g = 0; g < n; g += FAN) {
+		m = modern_mt_ge_mask32(&ix->max[l][g], nr, wide);
+		if (m)
+			return descend(ix, l, g + (unsigned long)__builtin_ctz(m), nr, wide);
+	}
+	return MODERN_INDEX_NONE;
+}
+
+/* The leftmost block of value >= @nr, which may exceed the chunk: the
+ * tree's (the test of the chunk's size picks the narrow comparisons
+ * whenever they are exact), or the dirty block before it. */
+static MODERN_ALWAYS_INLINE unsigned long
+leftmost_block_ge(const struct modern_index *ix, unsigned long nr)
+{
+	/* No run is longer than the chunk. */
+	if (nr > ix->nbits)
+		return MODERN_INDEX_NONE;
+	return with_dirty(ix, ix->nbits <= INT32_MAX ? first_block_ge(ix, nr, false)
+						      : first_block_ge(ix, nr, true), 0, nr);
+}
+
+/*
+ * A search will claim in block @b (MODERN_INDEX_NONE: nowhere): unless that
+ * is the dirty block, whose claim usually lowers it back (lower_block()),
+ * carry the dirty block's rise up now.  The claim's walk would do it
+ * anyway; here it overlaps the scan of @b instead of delaying the claim.
+ */
+static MODERN_ALWAYS_INLINE void settle_dirty(struct modern_index *ix, unsigned long b)
+{
+	if (ix->dirty != NO_DIRTY && b != ix->dirty)
+		flush_dirty_block(ix);
+}
+
+/* A search for @nr that cannot end in the dirty block, too short for it,
+ * settles it first, where a walk costs least (as a release did it). */
+static MODERN_ALWAYS_INLINE void settle_short_dirty(struct modern_index *ix, unsigned long nr)
+{
+	if (ix->dirty != NO_DIRTY && ix->dirty_v < nr)
+		flush_dirty_block(ix);
+}
+
+/* settle_dirty() for a search whose answer is bit @r (or NONE). */
+static MODERN_ALWAYS_INLINE void settle_dirty_at(struct modern_index *ix, unsigned long r)
+{
+	settle_dirty(ix, r == MODERN_INDEX_NONE ? r : r >> BLOCK_SHIFT);
+}
+
+#endif /* GENALLOC_MODERN_INDEX_CORE_H */
