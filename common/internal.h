@@ -34,4 +34,14 @@ int genalloc_page_shift(void);
 const char *genalloc_2005_bad_create_args(int nr_chunks, int max_chunk_shift,
 					  int has_callback);
 
+/*
+ * What a call refused for re-entry says (GENALLOC_EREENTRY): the cause, and
+ * the fix for an engine that has no lock-free mode.
+ */
+#define GENALLOC_REENTRY_MSG_2005                                              \
+	"this thread is already inside a locked call on the pool (a signal "   \
+	"handler interrupted it, or a callback re-entered it): block the "     \
+	"signal around the pool's calls, or use <linux/genalloc.h>'s "         \
+	"lock-free pools"
+
 #endif /* GENALLOC_COMMON_INTERNAL_H */

@@ -166,9 +166,10 @@ void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st)
 	 * lock too, so that it reads no bit mid-write and the free bytes and
 	 * the largest block come from one state of the pool.
 	 */
-	modern_lock_acquire(&bp->engine->lock);
-	gen_pool_for_each_chunk(bp->engine, largest_in_chunk, &l);
-	modern_lock_release(&bp->engine->lock);
+	if (modern_lock_acquire(&bp->engine->lock)) {
+		gen_pool_for_each_chunk(bp->engine, largest_in_chunk, &l);
+		modern_lock_release(&bp->engine->lock);
+	}
 	st->obtained_bytes = bp->obtained_bytes;
 	st->donated_bytes = bp->donated_bytes;
 	st->free_bytes = l.free_bytes;

@@ -15,8 +15,10 @@
 #ifndef GENALLOC_LEGACY_INTERNAL_H
 #define GENALLOC_LEGACY_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "../modern/lock_internal.h"
 #include "genalloc.h"
 
 /* Control bytes. */
@@ -86,6 +88,25 @@ struct legacy_verdict {
 	enum genalloc_errcode code;
 	const char *msg;
 };
+
+/*
+ * The pool's lock (modern/lock_internal.h on pool->lock_word).  legacy_lock()
+ * is false, with nothing taken, when this thread holds the lock already (a
+ * signal handler or a callback re-entering the pool): the caller refuses
+ * with legacy_refuse_reentry() instead of waiting for itself.
+ */
+static inline bool legacy_lock(struct gen_pool *pool)
+{
+	return modern_lock_take(&pool->lock_word);
+}
+
+static inline void legacy_unlock(struct gen_pool *pool)
+{
+	modern_lock_drop(&pool->lock_word);
+}
+
+void legacy_refuse_reentry(const struct gen_pool *pool, const char *func, unsigned long addr,
+			   unsigned long size);
 
 /*
  * buddy.c: growth, shared with the prefill at creation.  legacy_grow() asks

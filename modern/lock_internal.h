@@ -11,41 +11,85 @@
  * sleeps on a futex; the word says whether anyone sleeps, so the
  * uncontended release never makes a system call.
  *
- * The word: 0 free, 1 held, 2 held and someone may be asleep on it.
+ * The word: 0 free; otherwise the holder's thread token (bits 0-30) and,
+ * in bit 31 (MODERN_LOCK_WAITERS), "someone may be asleep on it".  The
+ * token is what makes the lock safe to meet in a signal handler: a thread
+ * that finds the lock held under its own token was interrupted while
+ * holding it, and waiting would wait for itself forever.  The compare-and-
+ * swap that takes the lock writes the token, so there is no moment at
+ * which the thread holds the lock without its name on it.  Such an
+ * acquisition fails instead of waiting; the caller refuses the request
+ * (genalloc_report(), GENALLOC_EREENTRY).
+ *
+ * A token is a per-thread number from a process-wide counter, taken on a
+ * thread's first lock (an atomic add, async-signal-safe); 2^31 - 1 threads
+ * may take one before two threads could share one.  Its cost on the fast
+ * path is one thread-local load.
+ *
+ * The functions work on the bare word, so that an engine whose public
+ * structure cannot hold the pool's struct modern_lock (legacy/, the 2005
+ * layout) takes the same lock; modern/ calls them through the macros at
+ * the end, on struct modern_lock.
  */
 #ifndef GENALLOC_MODERN_LOCK_INTERNAL_H
 #define GENALLOC_MODERN_LOCK_INTERNAL_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 
-#include "genalloc.h"
+/* Bit 31 of the word: a waiter may sleep on the futex. */
+#define MODERN_LOCK_WAITERS 0x80000000u
+
+/*
+ * This thread's token, 0 until its first lock.  Initial-exec: the access is
+ * one load from the thread pointer, which a signal handler may make too
+ * (a dynamically allocated TLS block could call malloc on first touch).
+ */
+extern _Thread_local unsigned int modern_lock_token
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /* The slow halves, out of line. */
-void modern_lock_wait(struct modern_lock *lock);
-void modern_lock_wake(struct modern_lock *lock);
+unsigned int modern_lock_new_token(void);
+bool modern_lock_wait(_Atomic unsigned int *word, unsigned int self);
+void modern_lock_wake(_Atomic unsigned int *word);
 
-/** modern_lock_init() - an unheld lock */
-static inline void modern_lock_init(struct modern_lock *lock)
+/** modern_lock_self() - the calling thread's token, never 0 */
+static inline unsigned int modern_lock_self(void)
 {
-	atomic_init(&lock->word, 0);
+	unsigned int self = modern_lock_token;
+
+	return self ? self : modern_lock_new_token();
 }
 
-/** modern_lock_acquire() - take @lock, waiting as long as it takes */
-static inline void modern_lock_acquire(struct modern_lock *lock)
+/**
+ * modern_lock_take() - take the lock in @word, waiting while another thread holds it
+ * @word: the lock word
+ *
+ * Return: true with the lock held; false, at once, when the calling thread
+ * holds it already (a signal handler that interrupted a holder, or a
+ * callback run under the lock calling back into the pool).
+ */
+static inline bool modern_lock_take(_Atomic unsigned int *word)
 {
-	unsigned int free_word = 0;
+	unsigned int free_word = 0, self = modern_lock_self();
 
-	if (!atomic_compare_exchange_strong_explicit(&lock->word, &free_word, 1,
-						     memory_order_acquire,
-						     memory_order_relaxed))
-		modern_lock_wait(lock);
+	if (atomic_compare_exchange_strong_explicit(word, &free_word, self,
+						    memory_order_acquire,
+						    memory_order_relaxed))
+		return true;
+	return modern_lock_wait(word, self);
 }
 
-/** modern_lock_release() - drop @lock, waking one sleeper if there may be one */
-static inline void modern_lock_release(struct modern_lock *lock)
+/** modern_lock_drop() - drop the lock in @word, waking one sleeper if there may be one */
+static inline void modern_lock_drop(_Atomic unsigned int *word)
 {
-	if (atomic_exchange_explicit(&lock->word, 0, memory_order_release) == 2)
-		modern_lock_wake(lock);
+	if (atomic_exchange_explicit(word, 0, memory_order_release) & MODERN_LOCK_WAITERS)
+		modern_lock_wake(word);
 }
+
+/* The pool lock, struct modern_lock (modern/genalloc.h). */
+#define modern_lock_init(lock) atomic_init(&(lock)->word, 0)
+#define modern_lock_acquire(lock) modern_lock_take(&(lock)->word)
+#define modern_lock_release(lock) modern_lock_drop(&(lock)->word)
 
 #endif /* GENALLOC_MODERN_LOCK_INTERNAL_H */
