@@ -10,7 +10,6 @@
  */
 #include <limits.h>
 
-#include "../modern/lock_internal.h"
 #include "bitmap_internal.h"
 
 #define BITS_PER_WORD (8 * sizeof(unsigned long))
@@ -90,9 +89,10 @@ int compat_bitmap_check(void *engine)
 	struct compat_bitmap_pool *bp = engine;
 	struct bm_check c = { .bp = bp };
 
-	pthread_mutex_lock(bp->lock);
+	if (!compat_bm_lock(bp, "gen_pool_check"))
+		return -1;
 	if (gen_pool_check(bp->engine)) {
-		pthread_mutex_unlock(bp->lock);
+		compat_bm_unlock(bp);
 		return -1;
 	}
 	gen_pool_for_each_chunk(bp->engine, check_chunk, &c);
@@ -103,7 +103,7 @@ int compat_bitmap_check(void *engine)
 	else if (!c.msg && gen_pool_avail(bp->engine) + c.live_bytes !=
 				   bp->obtained_bytes + bp->donated_bytes)
 		c.msg = "free bytes are not known bytes less live blocks";
-	pthread_mutex_unlock(bp->lock);
+	compat_bm_unlock(bp);
 	if (!c.msg)
 		return 0;
 	genalloc_report(GENALLOC_BUG, GENALLOC_ECORRUPT, "gen_pool_check", bp->cpool, 0, 0, c.msg);
@@ -158,7 +158,10 @@ void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st)
 	struct bm_largest l = { .max_order = bp->shift - COMPAT_GRANULE_SHIFT };
 	struct gen_pool_stats ms;
 
-	pthread_mutex_lock(bp->lock);
+	if (!compat_bm_lock(bp, "gen_pool_stats")) {
+		*st = (struct compat_gen_pool_stats){ 0 };
+		return;
+	}
 	gen_pool_stats(bp->engine, &ms);
 	/*
 	 * Allocations and frees hold the engine's lock, not ours, and under it
@@ -178,7 +181,7 @@ void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st)
 			     compat_frames_metadata(&bp->frames);
 	for (struct compat_frame *f = bp->pending; f; f = f->next_pending)
 		st->metadata_bytes += sizeof(*f) + compat_frame_granules(&bp->frames);
-	pthread_mutex_unlock(bp->lock);
+	compat_bm_unlock(bp);
 }
 
 struct bm_visit {
@@ -249,10 +252,11 @@ void compat_bitmap_for_each_region(void *engine, compat_region_fn fn, void *data
 	struct compat_bitmap_pool *bp = engine;
 	struct bm_visit v = { bp, fn, data };
 
-	pthread_mutex_lock(bp->lock);
+	if (!compat_bm_lock(bp, "gen_pool_for_each_region"))
+		return;
 	compat_frames_for_each(&bp->frames, visit_frame, &v);
 	/* A chunk kept aside is the program's to release like any other. */
 	for (struct compat_frame *f = bp->pending; f; f = f->next_pending)
 		fn(bp->cpool, f->base, compat_bm_frame_size(bp), 1, data);
-	pthread_mutex_unlock(bp->lock);
+	compat_bm_unlock(bp);
 }

@@ -7,14 +7,20 @@
 #ifndef GENALLOC_COMPAT_BITMAP_INTERNAL_H
 #define GENALLOC_COMPAT_BITMAP_INTERNAL_H
 
+#include <stdbool.h>
+
+#include "../common/internal.h"
 #include "../modern/genalloc.h"
+#include "../modern/lock_internal.h"
 #include "backend_internal.h"
 #include "frames_internal.h"
 
 /**
  * struct compat_bitmap_pool - the bitmap backend's state for one compat pool
  * @cpool:          the compat pool (reported as the pool in errors)
- * @lock:           the compat pool's lock: growth, donation, inspection
+ * @lock:           the backend's lock (modern/lock_internal.h): growth,
+ *                  donation, inspection; refuses a thread that holds it
+ *                  already (compat_bm_lock())
  * @engine:         the modern pool, granule 32 bytes
  * @shift:          log2 of the frame (chunk) size
  * @has_callback:   whether growth is possible
@@ -27,7 +33,7 @@
  */
 struct compat_bitmap_pool {
 	void *cpool;
-	pthread_mutex_t *lock;
+	_Atomic unsigned int lock;
 	struct gen_pool *engine;
 	int shift;
 	int has_callback;
@@ -36,6 +42,25 @@ struct compat_bitmap_pool {
 	unsigned long donated_bytes;
 	struct compat_frame *pending;
 };
+
+/*
+ * Take @bp's lock; false, reported (WARN EREENTRY, as @func), when this
+ * thread holds it already: a signal handler or a callback re-entering the
+ * pool while its thread is inside a locked call would wait for itself.
+ */
+static inline bool compat_bm_lock(struct compat_bitmap_pool *bp, const char *func)
+{
+	if (modern_lock_take(&bp->lock))
+		return true;
+	genalloc_report(GENALLOC_WARN, GENALLOC_EREENTRY, func, bp->cpool, 0, 0,
+			GENALLOC_REENTRY_MSG_2005);
+	return false;
+}
+
+static inline void compat_bm_unlock(struct compat_bitmap_pool *bp)
+{
+	modern_lock_drop(&bp->lock);
+}
 
 static inline unsigned long compat_bm_frame_size(const struct compat_bitmap_pool *bp)
 {
