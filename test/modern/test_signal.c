@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../signals.h"
 #include "../support.h"
 #include "modern/linux/device.h"
 #include "modern/linux/err.h"
@@ -44,20 +45,9 @@
 
 static struct gen_pool *sig_pool;
 
-/* What the handler saw; only it writes these, on the test's thread. */
-static volatile sig_atomic_t calls, served, refused, overlaps;
-
 /* Granules the test's thread holds: set after its allocation returns,
  * cleared before it frees, so never more than it owns. */
 static volatile unsigned char shadow[NGRANULES];
-
-static void count_reentry(const struct genalloc_error *err)
-{
-	if (err->code == GENALLOC_EREENTRY && err->severity == GENALLOC_WARN)
-		refused = refused + 1;
-	else
-		overlaps = overlaps + 1;	/* any other report is a failure */
-}
 
 static bool overlaps_shadow(unsigned long a, size_t size)
 {
@@ -83,12 +73,12 @@ static void shadow_set(unsigned long a, size_t size, unsigned char v)
 static void handler_got(unsigned long a, size_t size, unsigned long *kept, size_t *nkept,
 			size_t *sizes)
 {
-	calls = calls + 1;
+	sig_calls = sig_calls + 1;
 	if (!a)
 		return;
-	served = served + 1;
+	sig_served = sig_served + 1;
 	if (overlaps_shadow(a, size))
-		overlaps = overlaps + 1;
+		sig_others = sig_others + 1;
 	sizes[*nkept] = size;
 	kept[(*nkept)++] = a;
 }
@@ -117,7 +107,7 @@ static void every_path(int sig)
 	handler_got(gen_pool_alloc_owner(sig_pool, 33, &owner), 33, kept, &n, sizes);
 	handler_got((unsigned long)gen_pool_dma_alloc(sig_pool, 64, &dma), 64, kept, &n, sizes);
 	if (n && dma != PHYS + (kept[n - 1] - BASE))
-		overlaps = overlaps + 1;
+		sig_others = sig_others + 1;
 	handler_got((unsigned long)gen_pool_dma_alloc_align(sig_pool, 64, &dma, 512), 64, kept,
 		    &n, sizes);
 	handler_got((unsigned long)gen_pool_dma_alloc_algo(sig_pool, 64, &dma, gen_pool_best_fit,
@@ -133,16 +123,6 @@ static void every_path(int sig)
 
 #define PATHS 9	/* allocations every_path() makes */
 
-static void install(void (*fn)(int))
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fn;
-	sigemptyset(&sa.sa_mask);
-	ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
-}
-
 static struct gen_pool *new_pool(bool lockless)
 {
 	struct gen_pool *pool = gen_pool_create(ORDER, NUMA_NO_NODE);
@@ -153,21 +133,20 @@ static struct gen_pool *new_pool(bool lockless)
 	return pool;
 }
 
-static void reset_counts(void)
+/* Counters zeroed, @fn installed, the shadow map empty, the watchdog armed. */
+static void start(void (*fn)(int))
 {
-	calls = served = refused = overlaps = 0;
+	sig_start(fn, WATCHDOG_SECONDS);
 	memset((void *)shadow, 0, sizeof(shadow));
-	genalloc_set_error_handler(count_reentry);
 }
 
 static void finish(struct gen_pool *pool)
 {
-	ck_assert_int_eq(overlaps, 0);
-	genalloc_set_error_handler(NULL);
+	ck_assert_int_eq(sig_others, 0);
+	sig_stop();
 	ck_assert_int_eq(gen_pool_check(pool), 0);
 	ck_assert_uint_eq(gen_pool_avail(pool), gen_pool_size(pool));
 	gen_pool_destroy(pool);
-	alarm(0);
 }
 
 /* ------------------------------------------------------------ the default */
@@ -212,22 +191,20 @@ static void raised_inside_alloc(bool lockless)
 	struct gen_pool *pool = new_pool(lockless);
 	unsigned long first = gen_pool_alloc(pool, 64), a;
 
-	alarm(WATCHDOG_SECONDS);
 	sig_pool = pool;
-	install(every_path);
-	reset_counts();
+	start(every_path);
 	shadow_set(first, 64, 1);
 	raise_next = 1;
 	a = gen_pool_alloc_algo(pool, 128, raising_first_fit, NULL);
 	ck_assert_int_eq(raise_next, 0);
-	ck_assert_int_eq(calls, PATHS);
+	ck_assert_int_eq(sig_calls, PATHS);
 	if (lockless) {
-		ck_assert_int_eq(served, PATHS);
-		ck_assert_int_eq(refused, 0);
+		ck_assert_int_eq(sig_served, PATHS);
+		ck_assert_int_eq(sig_refused, 0);
 	} else {
 		/* Every allocation and nothing to free: refused, reported. */
-		ck_assert_int_eq(served, 0);
-		ck_assert_int_eq(refused, PATHS);
+		ck_assert_int_eq(sig_served, 0);
+		ck_assert_int_eq(sig_refused, PATHS);
 	}
 	/* The interrupted call's answer is the kernel's all the same. */
 	ck_assert_uint_eq(a, BASE + 64);
@@ -268,31 +245,28 @@ START_TEST(raised_while_lock_held_indexed)
 	struct gen_pool *pool = new_pool(false);
 	size_t avail;
 
-	alarm(WATCHDOG_SECONDS);
 	held_block = gen_pool_alloc(pool, 64);
 	ck_assert_uint_ne(held_block, 0);
 	avail = gen_pool_avail(pool);
 	sig_pool = pool;
-	install(every_path_and_more);
-	reset_counts();
+	start(every_path_and_more);
 	/* The state every locked call of this thread is in. */
 	ck_assert(modern_lock_acquire(&pool->lock));
 	raise(SIGUSR1);
 	modern_lock_release(&pool->lock);
-	ck_assert_int_eq(calls, PATHS);
-	ck_assert_int_eq(served, 0);
+	ck_assert_int_eq(sig_calls, PATHS);
+	ck_assert_int_eq(sig_served, 0);
 	/* Nine allocations, the free and the add: each refused once. */
-	ck_assert_int_eq(refused, PATHS + 2);
+	ck_assert_int_eq(sig_refused, PATHS + 2);
 	ck_assert_int_eq(add_rc, -EDEADLK);
 	/* Nothing changed: the block is still allocated, no chunk was added. */
 	ck_assert_uint_eq(gen_pool_avail(pool), avail);
 	ck_assert_uint_eq(gen_pool_size(pool), POOL_BYTES);
 	/* Outside the lock the same paths are served. */
-	install(every_path);
-	reset_counts();
+	start(every_path);
 	raise(SIGUSR1);
-	ck_assert_int_eq(served, PATHS);
-	ck_assert_int_eq(refused, 0);
+	ck_assert_int_eq(sig_served, PATHS);
+	ck_assert_int_eq(sig_refused, 0);
 	gen_pool_free(pool, held_block, 64);
 	finish(pool);
 }
@@ -306,7 +280,6 @@ START_TEST(refusal_message_names_cause_and_fix)
 	char text[1024];
 
 	alarm(WATCHDOG_SECONDS);
-	genalloc_set_error_handler(NULL);
 	ck_assert(modern_lock_acquire(&pool->lock));
 	stderr_capture_start(&c);
 	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
@@ -322,26 +295,6 @@ START_TEST(refusal_message_names_cause_and_fix)
 END_TEST
 
 /* ------------------------------------------- signals from another thread */
-
-struct sender {
-	pthread_t target;
-	atomic_int stop;
-	int sent;
-};
-
-/* A bounded number of signals, each once the last was handled. */
-static void *send_signals(void *arg)
-{
-	struct sender *s = arg;
-	struct timespec pause = { 0, 20 * 1000 };
-
-	while (!atomic_load(&s->stop) && s->sent < 2000) {
-		pthread_kill(s->target, SIGUSR1);
-		s->sent++;
-		nanosleep(&pause, NULL);
-	}
-	return NULL;
-}
 
 static unsigned long main_alloc(struct gen_pool *pool, unsigned int i, size_t size)
 {
@@ -369,21 +322,18 @@ static unsigned long main_alloc(struct gen_pool *pool, unsigned int i, size_t si
 static void signals_from_another_thread(bool lockless)
 {
 	struct gen_pool *pool = new_pool(lockless);
-	struct sender s = { .target = pthread_self() };
 	unsigned long live[32] = { 0 };
 	size_t live_size[32] = { 0 };
 	unsigned long long rng = 41;
-	pthread_t t;
+	struct sig_sender sender;
 	void *owner;
 
-	alarm(WATCHDOG_SECONDS);
 	sig_pool = pool;
-	install(every_path);
-	reset_counts();
-	ck_assert_int_eq(pthread_create(&t, NULL, send_signals, &s), 0);
+	start(every_path);
+	sig_sender_start(&sender);
 	/* Until a few hundred signals were handled (or a bound, for a
 	 * scheduler that starves the sender; the assertion below then says so). */
-	for (unsigned int i = 0; i < 4000000 && calls < 300 * PATHS; i++) {
+	for (unsigned int i = 0; i < 4000000 && sig_calls < 300 * PATHS; i++) {
 		unsigned int k = (unsigned int)test_rng_below(&rng, 32);
 
 		/* A blocking call now and then: sanitizers deliver signals there. */
@@ -404,17 +354,16 @@ static void signals_from_another_thread(bool lockless)
 		if (live[k])
 			shadow_set(live[k], live_size[k], 1);
 	}
-	atomic_store(&s.stop, 1);
-	pthread_join(t, NULL);
+	sig_sender_stop(&sender);
 	for (int k = 0; k < 32; k++)
 		if (live[k])
 			gen_pool_free(pool, live[k], live_size[k]);
 	/* Every handler call was served or refused, never lost. */
-	ck_assert_int_gt(calls, 0);
-	ck_assert_int_eq(calls % PATHS, 0);
-	ck_assert_int_le(served + refused, calls);
+	ck_assert_int_gt(sig_calls, 0);
+	ck_assert_int_eq(sig_calls % PATHS, 0);
+	ck_assert_int_le(sig_served + sig_refused, sig_calls);
 	if (lockless)
-		ck_assert_int_eq(refused, 0);
+		ck_assert_int_eq(sig_refused, 0);
 	finish(pool);
 }
 
