@@ -209,7 +209,8 @@ static unsigned long bm_alloc(void *engine, int size)
 						  bm_known_frame, bp);
 		if (addr)
 			break;
-		if (!bp->has_callback || grew < 1)
+		/* Refused for re-entry (reported): growth would allocate. */
+		if (!bp->has_callback || grew < 1 || modern_lock_mine(&bp->engine->lock.word))
 			return 0;
 		grew = bm_grow(bp, "gen_pool_alloc");
 		if (grew < 0)

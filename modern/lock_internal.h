@@ -87,6 +87,19 @@ static inline void modern_lock_drop(_Atomic unsigned int *word)
 		modern_lock_wake(word);
 }
 
+/**
+ * modern_lock_mine() - does the calling thread hold the lock in @word?
+ * @word: the lock word
+ *
+ * For a caller that must tell a refusal for re-entry from another failure
+ * of a call that took the lock (and must not then try what would allocate).
+ */
+static inline bool modern_lock_mine(_Atomic unsigned int *word)
+{
+	return (atomic_load_explicit(word, memory_order_relaxed) & ~MODERN_LOCK_WAITERS) ==
+	       modern_lock_self();
+}
+
 /* The pool lock, struct modern_lock (modern/genalloc.h). */
 #define modern_lock_init(lock) atomic_init(&(lock)->word, 0)
 #define modern_lock_acquire(lock) modern_lock_take(&(lock)->word)
