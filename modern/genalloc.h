@@ -30,7 +30,9 @@
  *   call on the same pool (or a callback that re-enters it) is refused at
  *   once, WARN EREENTRY, with the failure value (0, NULL; a free frees
  *   nothing and the block stays allocated).  A handler that interrupts a
- *   thread outside that pool is served.  Never a deadlock.
+ *   thread outside that pool is served, though not async-signal-safely:
+ *   best fit's first call on a chunk, and aligned fit on a chunk of 2^20
+ *   granules or more, may allocate memory.  Never a deadlock.
  *   Both modes: gen_pool_virt_to_phys(), gen_pool_has_addr(),
  *   gen_pool_avail() and gen_pool_size() are async-signal-safe;
  *   gen_pool_add*(), gen_pool_set_algo() and gen_pool_stats() take the lock
@@ -39,7 +41,7 @@
  *   the error hook, whose default handler uses stdio.
  *
  * TWO MODES, ONE PLACEMENT (gen_pool_set_lockless())
- *   Indexed (the default): every chunk keeps an index of its bitmap's free
+ *   Indexed (this header's default): every chunk keeps an index of its bitmap's free
  *   runs (modern/index.c) and, once best fit has run on it, size classes of its
  *   free runs (modern/sizeclass.c; without memory for them, best fit walks
  *   the runs instead, same answer, and tries again on the next call).  A
