@@ -95,6 +95,15 @@
  * calls get_new_chunk again, from inside this call: such a callback must
  * bound its own recursion.  compat_gen_pool_stats() may run at any time and
  * reads one state of the pool on either backend.
+ *
+ * SIGNALS.  No call is async-signal-safe.  A signal handler (or a callback)
+ * that calls into a pool while its own thread is inside a locked call on
+ * that pool is refused instead of waiting for itself forever: WARN
+ * EREENTRY and the call's failure value (a free frees nothing).  On the
+ * bitmap backend only growth, donation and inspection take the backend's
+ * lock; allocation and free of known memory take the engine's, so which
+ * calls meet a held lock differs between the backends.  A handler that
+ * interrupts a thread outside the pool is served as usual.
  */
 #ifndef GENALLOC_COMPAT_GENALLOC_H
 #define GENALLOC_COMPAT_GENALLOC_H
@@ -136,7 +145,8 @@ struct compat_backend_ops;
 
 /**
  * struct gen_pool - a pool of special memory, 2005 layout first
- * @lock:          serialises growth and donation (not allocation)
+ * @lock:          kept for the 2005 layout, initialised and unused: each
+ *                 backend has a lock of its own that refuses re-entry
  * @get_new_chunk: called (no lock held) when a request needs a new chunk;
  *                 returns 2^@max_chunk_shift bytes aligned to that size, or
  *                 0 when there is no more memory
