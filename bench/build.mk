@@ -50,9 +50,9 @@ $(BENCH_TRACER): bench/tracer.c
 BENCH_RELEASE := build/release$(if $(filter cc,$(CCNAME)),,-$(CCNAME))/bench
 COMPARE_ARGS ?=
 BENCH_ARGS ?=
-# The engines of the fixed-size workloads: index and linear search of each
-# algorithm, the two TLSF yardsticks, the 2005 buddy and compat.
-BENCH_ISSUE_ENGINES := ff8,kff8,bf8,kbf8,ffo8,kffo8,ffa8,kffa8,tlsfi8,tlsf8,buddy,compat
+# The engines of the fixed-request-size workloads: index and linear search
+# of each algorithm, the two TLSF yardsticks, the 2005 buddy and compat.
+BENCH_FIXED_ENGINES := ff8,kff8,bf8,kbf8,ffo8,kffo8,ffa8,kffa8,tlsfi8,tlsf8,buddy,compat
 
 .PHONY: compare bench bench-instr bench-programs help-bench
 bench-programs: $(BENCH_COMPARE) $(BENCH_SPEED) $(BENCH_ORDER) $(BENCH_TRACER)
@@ -71,21 +71,25 @@ $(foreach v,$(filter-out $(COMPARE_VARS),$(foreach v,$(.VARIABLES),\
 	$(warning make compare: $(v) is not a variable make compare reads (TRACE=, COMPARE_ARGS=)))
 endif
 
+# Both write machine.txt beside their results (bench/machine.sh): the
+# machine, compiler, date and load the figures come from; stdout opens
+# with the same lines.
 compare: deps-gnuplot
 	@$(MAKE) --no-print-directory VARIANT=release bench-programs
+	@mkdir -p build/compare && sh bench/machine.sh '$(CC)' | tee build/compare/machine.txt
 	$(BENCH_RELEASE)/genalloc-compare $(if $(TRACE),-w '$(TRACE)') $(COMPARE_ARGS)
 
 bench: deps-gnuplot
 	@$(MAKE) --no-print-directory VARIANT=release bench-programs
-	@mkdir -p build/bench
+	@mkdir -p build/bench && sh bench/machine.sh '$(CC)' | tee build/bench/machine.txt
 	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --csv build/bench/speed.csv $(BENCH_ARGS)
 	@cd build/bench && gnuplot $(CURDIR)/bench/scaling.gp && \
 		echo "Scaling plot: build/bench/scaling.svg (from build/bench/speed.csv)"
-	@echo; echo "ISSUE 7 WORKLOADS: fixed request sizes, the same on every pool (64 B; log-uniform 16 B..64 KiB)"
+	@echo; echo "FIXED REQUEST SIZES: the same on every pool (64 MiB pool, 64 B; 1 MiB, 64 MiB, 1 GiB pools, log-uniform 16 B..64 KiB)"
 	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --pools 64M --sizes 64..64 \
-		-e $(BENCH_ISSUE_ENGINES) --many-chunks none --linear none --fixed-offsets none --csv build/bench/fixed-64.csv
+		-e $(BENCH_FIXED_ENGINES) --many-chunks none --linear none --fixed-offsets none --csv build/bench/fixed-64.csv
 	$(BENCH_RELEASE)/genalloc-speed $(if $(BENCH_FULL),--full) --pools 1M,64M,1G --sizes 16..65536 \
-		-e $(BENCH_ISSUE_ENGINES) --many-chunks none --linear none --fixed-offsets none --csv build/bench/fixed-loguniform.csv
+		-e $(BENCH_FIXED_ENGINES) --many-chunks none --linear none --fixed-offsets none --csv build/bench/fixed-loguniform.csv
 
 # Instructions, simulated cache misses and branch mispredictions a pair,
 # under valgrind: the same on every run, where the times of "make bench"

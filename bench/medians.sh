@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # bench/medians.sh - the median and range of every figure over several runs
-# of "make bench", the way README's speed tables are made.
+# of "make bench", the way bench/README.md says to quote a time.
 #
 #   bash bench/medians.sh [-n RUNS] [FILE...]
 #
@@ -10,15 +10,14 @@
 # Without, runs "make bench" RUNS times (default 8) one after the other,
 # keeping each output as build/bench/run-N.txt, then reads those.
 #
-# Why: this machine is shared, and a spell of other load can slow some
-# rounds of a run; one run's figure can land anywhere in a range twice its
-# median's width (README, "Speed").  The median of eight runs, printed with
-# their range, is what README quotes.
+# Why: a shared machine has spells of other load that slow some rounds of
+# a run; one run's figure can land anywhere in a range twice its median's
+# width.  A time is quoted as the median of several runs with their range.
 #
 # Printed: one line a figure, "WHERE|ROW|COLUMN  median (min-max) nN",
 # where WHERE is the table's heading as make bench prints it (the pool,
-# occupancy and threads; "issue7 64..64" and "issue7 16..65536" for the
-# ISSUE 7 WORKLOADS tables, "main" for the rest), ROW the engine or pool,
+# occupancy and threads; "fixed 64..64" and "fixed 16..65536" for the
+# FIXED REQUEST SIZES tables, "main" for the rest), ROW the engine or pool,
 # COLUMN the figure (ns a pair, a ratio, ...), and N the runs that had it.
 set -euo pipefail
 shopt -s inherit_errexit
@@ -53,11 +52,11 @@ fi
 figures() {
 	awk '
 	function out(row, col, v) { if (v ~ /^[0-9.]+$/) print where "|" row "|" col "\t" v }
-	/^ISSUE 7 WORKLOADS/ { issue = 1 }
+	/^FIXED REQUEST SIZES/ { fixedsz = 1 }
 	/^workload: pool / {
 		split($0, f, ", ")
 		sizes = $0; sub(/.*log-uniform /, "", sizes); sub(/ B\).*/, "", sizes)
-		sect = issue ? "issue7 " sizes : "main"
+		sect = fixedsz ? "fixed " sizes : "main"
 		where = sect " " substr(f[1], 11) ", " f[2] ", " f[3]
 		table = "ns"; next
 	}

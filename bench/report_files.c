@@ -8,7 +8,9 @@
  *                                per engine (same sampling points for all)
  *   footprint.csv, occupancy.csv the bar charts' data
  *   plots.gp, *.png, *.svg       the gnuplot script and what it draws
- *   index.html                   the verdict, the plots and the tables
+ *   index.html                   the verdict, the plots and the tables,
+ *                                with machine.txt (written by make compare
+ *                                beside them) when it is there
  *
  * A further view of the same run (a map of each pool at its peak, say)
  * gets a writer of its own here, called from bench_report_files(), and a
@@ -309,6 +311,27 @@ static void html_tables(FILE *f, const struct bench_study *s)
 	free(text);
 }
 
+/*
+ * The stamp "make compare" writes beside the results before the run
+ * (bench/machine.sh: machine, compiler, date, load), so that the page's
+ * times say which machine they are from; nothing when run without it.
+ */
+static void html_machine(FILE *f, const char *dir)
+{
+	char path[4096], line[512];
+	FILE *m;
+
+	snprintf(path, sizeof(path), "%s/machine.txt", dir);
+	m = fopen(path, "r");
+	if (!m)
+		return;
+	fputs("<h2>On this machine</h2>\n<pre>", f);
+	while (fgets(line, sizeof(line), m))
+		html_text(f, line);
+	fputs("</pre>\n", f);
+	fclose(m);
+}
+
 static int write_html(const struct bench_study *s, const char *dir, int plots)
 {
 	FILE *f = open_in(dir, "index.html");
@@ -326,6 +349,7 @@ static int write_html(const struct bench_study *s, const char *dir, int plots)
 		   "</head><body>\n<h1>genalloc: buddy or bitmap?</h1>\n<p class=verdict>");
 	html_text(f, verdict);
 	fprintf(f, "</p>\n");
+	html_machine(f, dir);
 	if (plots && s->run[BENCH_ARENA])
 		fprintf(f, "<h2>Memory needed (arena high water over the buddy's)</h2>\n"
 			   "<img src=\"arena-memory.png\" alt=\"arena high water per engine\">\n");

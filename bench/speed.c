@@ -70,7 +70,7 @@
 /* The MANY CHUNKS section: one pool, one occupancy, one thread. */
 #define MANY_POOL ((size_t)64 << 20)
 #define MANY_OCC 50
-/* The FIXED OFFSETS section: issue 7's 64M log-uniform point, 8-byte granules. */
+/* The FIXED OFFSETS section: the 64 MiB pool of log-uniform 16 B-64 KiB blocks, 8-byte granules. */
 #define FIXED_POOL ((size_t)64 << 20)
 #define FIXED_OCC 50
 #define FIXED_LO 16
@@ -1097,8 +1097,8 @@ out:
 }
 
 /*
- * FIXED OFFSETS: gen_pool_fixed_alloc() at random offsets of issue 7's
- * 64M pool of log-uniform blocks, the index (ff8's pool) against the
+ * FIXED OFFSETS: gen_pool_fixed_alloc() at random offsets of a 64 MiB
+ * pool of log-uniform 16 B-64 KiB blocks, the index (ff8's pool) against the
  * kernel's search from the offset (kff8's pool, on its lock-free path).
  * Both pools are brought to the main timings' steady state, the same fill
  * and the same warm-up, with two differences: kff8 warms up on the index

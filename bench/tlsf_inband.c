@@ -4,13 +4,12 @@
  * its bookkeeping inside the managed memory, for the bench to time next to
  * the index.  Not part of the library.
  *
- * Why a second TLSF: issue 7's target "first fit within 2x of TLSF" comes
- * with an anchor table in which TLSF takes about 160 ns a pair on the
- * 64 MiB log-uniform workload and OffsetAllocator about 80.  bench/tlsf.c
- * keeps its blocks out of band (an array of nodes and a hash of offsets, as
+ * Why a second TLSF: "TLSF" in published comparisons of allocators is
+ * this design, with its headers in the pool.  bench/tlsf.c keeps its
+ * blocks out of band (an array of nodes and a hash of offsets, as
  * genalloc's untouchable memory demands), which is OffsetAllocator's
- * shape, and it runs at OffsetAllocator's speed.  This file is the
- * allocator the anchor names: every block starts with a header in the pool
+ * shape rather than TLSF's.  This file is the
+ * allocator as published: every block starts with a header in the pool
  * and every free block carries its list links in its own first bytes, so a
  * call touches the memory around the blocks it merges and splits.
  *

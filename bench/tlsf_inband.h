@@ -2,7 +2,7 @@
 /*
  * bench/tlsf_inband.h - TLSF as published, its block headers and free-list
  * links inside the memory it manages: the bench's second yardstick, the
- * allocator issue 7's anchor table calls TLSF (bench/tlsf_inband.c states
+ * allocator published comparisons call TLSF (bench/tlsf_inband.c states
  * its design).  Not part of the library: genalloc's memory may not be
  * touched, which is why bench/tlsf.c keeps its blocks out of band.
  */
