@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * test/legacy/test_catalogue.c - the rows of the README's misuse catalogue
+ * test/legacy/test_catalogue.c - the rows of docs/misuse.md, the misuse catalogue
  * (2005 API, legacy engine) that test_misuse.c and test_buddy.c do not
  * already prove: the quiet answers (INT_MAX, unknown memory, a callback with
  * nothing to give), a free across two chunks, and each remaining row under

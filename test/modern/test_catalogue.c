@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * test/modern/test_catalogue.c - the rows of the README's misuse catalogue
+ * test/modern/test_catalogue.c - the rows of docs/misuse.md, the misuse catalogue
  * (modern API) that test_misuse.c does not already prove: size 0 and
  * negative int sizes converted to size_t, sizes near INT_MAX, a free that
  * straddles two touching chunks, a free longer than its block, and the WARN
