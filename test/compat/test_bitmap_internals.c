@@ -164,7 +164,7 @@ static void toggle_behind_index(struct gen_pool *pool, struct gen_pool_chunk *ch
 /*
  * Allocation must be answered by the engine's index (and its directory of
  * chunks), not by a scan of every chunk's bitmap, which is what a wrapper
- * algorithm costs (issue 7).  Timing is not asserted; instead the two are
+ * algorithm costs.  Timing is not asserted; instead the two are
  * made to disagree: frame A is allocated whole, then its bitmap is cleared
  * behind the index's back.  An indexed search still sees A full (and B, half
  * held, too small), so the request fails; a scan would hand A out again.
