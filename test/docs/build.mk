@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# test/docs/build.mk - make check keeps docs/misuse.md true to the tests:
+# every test a row names as its proof exists and is run.
+
+.PHONY: check-misuse-doc
+CHECK_TARGETS += check-misuse-doc
+check-misuse-doc:
+	@bash test/docs/misuse_rows.sh docs/misuse.md
