@@ -25,7 +25,7 @@ static inline unsigned long modern_chunk_size(const struct gen_pool_chunk *chunk
 }
 
 /* Bytes of bookkeeping for a chunk of @nbits granules. */
-size_t modern_chunk_meta_bytes(unsigned long nbits);
+size_t modern_chunk_meta_bytes(const struct gen_pool *pool, unsigned long nbits);
 
 /**
  * modern_pool_alloc() - gen_pool_alloc_algo_owner() on a non-NULL pool
