@@ -146,6 +146,8 @@ extern const size_t bench_nr_engines_modern;
 extern const struct bench_engine bench_engines_modern_lockless[];
 extern const size_t bench_nr_engines_modern_lockless;
 extern const struct bench_engine bench_engines_modern_page[];
+extern const struct bench_engine bench_engines_modern_records[];
+extern const size_t bench_nr_engines_modern_records;
 extern const size_t bench_nr_engines_modern_page;
 extern const struct bench_engine bench_engines_tlsf[];
 extern const size_t bench_nr_engines_tlsf;

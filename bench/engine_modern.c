@@ -74,6 +74,9 @@ static struct bench_pool *modern_create(const struct bench_engine *e,
 	gen_pool_set_algo(gp, algo_of(e->arg & 3), (e->arg & 3) == 3 ? &page_align : NULL);
 	/* Bit 2: the kernel's own path, lock-free with a linear search. */
 	gen_pool_set_lockless(gp, e->arg & 4);
+	/* Bit 3: block records, to weigh them against the same pool without. */
+	if ((e->arg & 8) && gen_pool_use_block_records(gp))
+		goto fail_pool;
 	p->impl = gp;
 	if (cfg->regime == BENCH_FIXED && cfg->nr_chunks > 1) {
 		if (add_chunks(p, gp))
@@ -190,3 +193,16 @@ const struct bench_engine bench_engines_modern_page[] = {
 };
 const size_t bench_nr_engines_modern_page =
 	sizeof(bench_engines_modern_page) / sizeof(bench_engines_modern_page[0]);
+
+/*
+ * The indexed pools with block records (gen_pool_use_block_records()):
+ * genalloc-speed times them only when named (-e rff8,...), against the
+ * same pools without.
+ */
+const struct bench_engine bench_engines_modern_records[] = {
+	MODERN("rff8", 8, 3, "modern bitmap with block records, first fit, 8-byte granule"),
+	MODERN("rbf8", 9, 3, "modern bitmap with block records, best fit, 8-byte granule"),
+	MODERN("rffo8", 10, 3, "modern bitmap with block records, order-aligned, 8-byte granule"),
+};
+const size_t bench_nr_engines_modern_records =
+	sizeof(bench_engines_modern_records) / sizeof(bench_engines_modern_records[0]);

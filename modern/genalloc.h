@@ -1131,14 +1131,16 @@ static inline size_t gen_pool_free_addr(struct gen_pool *pool, unsigned long add
  * gen_pool_for_each_run() - visit the free or the used runs of a pool
  * @pool:  the pool (NULL: WARN EINVAL, -EINVAL)
  * @which: GEN_POOL_RUNS_FREE, GEN_POOL_RUNS_USED, or GEN_POOL_RUNS_ALL (the
- *         runs then alternate and tile each chunk's whole granules); 0 or
+ *         runs then tile each chunk's whole granules); 0 or
  *         another bit: WARN EINVAL, -EINVAL
  * @func:  called once per maximal run of the kinds asked for (NULL: WARN
  *         EINVAL, -EINVAL)
  * @data:  passed to @func
  *
  * Chunks are visited in address order, and each chunk's runs in address
- * order; a tail shorter than a granule is in no run.  The walk holds the
+ * order; a tail shorter than a granule is in no run.  In a pool that keeps
+ * block records (gen_pool_use_block_records()) each block is a used run of
+ * its own, so two used runs may follow each other.  The walk holds the
  * pool's lock throughout, so in indexed mode it sees one state of the pool
  * and @func must not call into @pool (an allocation or free would wait for
  * the walk forever).  In lock-free mode allocations and frees do not wait

@@ -351,6 +351,64 @@ static void wrong_free(struct gen_pool *pool, const struct model *m, int k, bool
 	EXPECT_EQ(gen_pool_avail(pool), avail);
 }
 
+/* The walk against the model: runs tile the chunk, used runs are exactly
+ * the live blocks, and no block starts inside a free run. */
+struct walk_check {
+	const struct model *m;
+	unsigned long next;	/* the granule the next run must start at */
+	int blocks;
+};
+
+static int check_run(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long addr,
+		     size_t size, bool used, void *data)
+{
+	struct walk_check *w = data;
+	unsigned long g = (addr - BASE) >> ORDER, n = size >> ORDER;
+
+	(void)pool;
+	(void)chunk;
+	EXPECT_EQ(g, w->next);
+	if (used) {
+		EXPECT_EQ(w->m->len[g], n);
+		w->blocks++;
+	} else {
+		for (unsigned long i = g; i < g + n; i++)
+			EXPECT_EQ(w->m->len[i], 0);
+	}
+	w->next = g + n;
+	return 0;
+}
+
+static void walk_matches(struct gen_pool *pool, const struct model *m)
+{
+	struct walk_check w = { m, 0, 0 };
+
+	ck_assert_int_eq(gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, check_run, &w), 0);
+	EXPECT_EQ(w.next, NGRAN);
+	ck_assert_int_eq(w.blocks, m->nlive);
+}
+
+START_TEST(walk_tells_blocks_apart)
+{
+	struct gen_pool *pool = records_pool(_i);
+	unsigned long a, b;
+	struct walk_check w = { NULL, 0, 0 };
+	struct model *m = calloc(1, sizeof(*m));
+
+	two_blocks(pool, &a, &b);
+	m->len[0] = m->len[16] = 16;
+	m->nlive = 2;
+	w.m = m;
+	ck_assert_int_eq(gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, check_run, &w), 0);
+	ck_assert_int_eq(w.blocks, 2);
+	EXPECT_EQ(w.next, NGRAN);
+	gen_pool_free(pool, a, 256);
+	gen_pool_free(pool, b, 256);
+	free(m);
+	drop(pool);
+}
+END_TEST
+
 START_TEST(random_against_model)
 {
 	struct gen_pool *pool = records_pool(_i);
@@ -384,6 +442,8 @@ START_TEST(random_against_model)
 		}
 		ck_assert_int_eq(errors_seen(), 0);
 		ck_assert_int_eq(gen_pool_check(pool), 0);
+		if (step % 50 == 0)
+			walk_matches(pool, m);
 	}
 	while (m->nlive)
 		gen_pool_free(pool, m->live[0], m->len[(m->live[0] - BASE) >> ORDER] << ORDER),
@@ -409,6 +469,7 @@ Suite *modern_records_suite(void)
 	tcase_add_test(tc, opt_in_only_before_memory);
 	tcase_add_test(tc, added_used_is_one_block);
 	tcase_add_test(tc, checker_verifies_records);
+	tcase_add_loop_test(tc, walk_tells_blocks_apart, 0, 2 * NALGOS);
 	tcase_add_loop_test(tc, random_against_model, 0, 2 * NALGOS);
 	suite_add_tcase(s, tc);
 	return s;
