@@ -232,12 +232,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #ifndef __cplusplus
 #include <stdatomic.h>
 #include <stdbool.h>
 #endif
 
 #include "../common/api.h"
+#include "../common/dump.h"
 #include "../common/error.h"
 
 /*
@@ -1044,6 +1046,7 @@ GENALLOC_API int modern_gen_pool_add_used(struct gen_pool *pool, unsigned long a
 					  size_t size, int nid);
 GENALLOC_API int modern_gen_pool_use_block_records(struct gen_pool *pool);
 GENALLOC_API size_t modern_gen_pool_free_addr(struct gen_pool *pool, unsigned long addr);
+GENALLOC_API int modern_gen_pool_dump(struct gen_pool *pool, FILE *f, int format);
 GENALLOC_API int modern_gen_pool_for_each_run(struct gen_pool *pool, unsigned int which,
 					      gen_pool_run_fn func, void *data);
 
@@ -1085,7 +1088,8 @@ static inline int gen_pool_add_used(struct gen_pool *pool, unsigned long addr, s
  * changes nothing when
  *  - @addr is a used granule inside a block, not its first: EFOREIGN;
  *  - the size ends before the block's end ("ends inside the block") or
- *    runs past it, over a neighbour or free granules: ESIZE;
+ *    runs past it over a neighbour: ESIZE (past it over free granules:
+ *    EDOUBLEFREE, as without records);
  * and gen_pool_free_addr() frees a block without its size.  Every other
  * verdict (EDOUBLEFREE, EMISALIGNED, ERANGE) stays as without records.
  * gen_pool_check() also verifies that every record sits on a used granule
@@ -1093,9 +1097,9 @@ static inline int gen_pool_add_used(struct gen_pool *pool, unsigned long addr, s
  *
  * In lock-free mode an allocation writes its record just after it claims
  * its granules, so a free cannot tell a neighbour being allocated at that
- * moment from the rest of its own block.  There a free is refused only
- * when @addr is inside a block (EFOREIGN) or the range covers another
- * block's recorded start (ESIZE); a free that ends inside its block is
+ * moment from the rest of its own block.  There a free is refused when
+ * @addr is inside a block (EFOREIGN) or the range covers another block's
+ * recorded start (ESIZE); a free that ends inside its block is
  * accepted, and gen_pool_check() then reports the used granules left
  * without a record.  gen_pool_free_addr() is refused in that mode.
  *
@@ -1153,6 +1157,29 @@ static inline int gen_pool_for_each_run(struct gen_pool *pool, unsigned int whic
 					gen_pool_run_fn func, void *data)
 {
 	return modern_gen_pool_for_each_run(pool, which, func, data);
+}
+
+/**
+ * gen_pool_dump() - write the pool's layout to a file
+ * @pool:   the pool (NULL: WARN EINVAL, -EINVAL)
+ * @f:      where to write (NULL: WARN EINVAL, -EINVAL)
+ * @format: GENALLOC_DUMP_TEXT, a line per chunk with a density bar, or
+ *          GENALLOC_DUMP_JSON, the schema in common/dump.h (engine
+ *          "modern"); another value: WARN EINVAL, -EINVAL
+ *
+ * Not the kernel's.  The runs are gen_pool_for_each_run()'s, so in a pool
+ * with block records (gen_pool_use_block_records()) each block is one
+ * ("block_kind": "blocks"), else each maximal run of used granules
+ * ("used-runs").  One walk under the pool's lock: in indexed mode a
+ * consistent picture even while other threads allocate and free (they
+ * wait for it); in lock-free mode exact only while none is in flight.  Not
+ * async-signal-safe.  Costs O(bitmap words + runs).
+ *
+ * Return: 0, -EINVAL, or -EIO when writing to @f failed.
+ */
+static inline int gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
+{
+	return modern_gen_pool_dump(pool, f, format);
 }
 
 #ifdef __cplusplus

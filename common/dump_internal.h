@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * common/dump_internal.h - the layout dump's writer, fed by each engine's
+ * walk (not installed).
+ *
+ * An engine opens the dump, then for each chunk in address order names the
+ * chunk and hands over its runs in address order; the writer keeps the
+ * per-chunk and total counts and writes text or JSON (common/dump.h) as
+ * the runs come.  It knows nothing of any engine.  Cost: O(runs) and
+ * O(1) memory.
+ */
+#ifndef GENALLOC_COMMON_DUMP_INTERNAL_H
+#define GENALLOC_COMMON_DUMP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "dump.h"
+
+#define GENALLOC_DUMP_CELLS 32
+
+struct genalloc_dump_counts {
+	unsigned long size, used, free, blocks, free_runs, largest_free;
+};
+
+struct genalloc_dump {
+	FILE *f;
+	int format;
+	unsigned long start;		/* the open chunk, if @open */
+	bool open, first_chunk, first_run;
+	unsigned long cell[GENALLOC_DUMP_CELLS];	/* used bytes per cell */
+	struct genalloc_dump_counts chunk, total;
+	unsigned long nr_chunks;
+};
+
+/**
+ * genalloc_dump_valid() - are @f and @format usable?  (No report.)
+ */
+bool genalloc_dump_valid(FILE *f, int format);
+
+/**
+ * genalloc_dump_begin() - open a dump
+ * @d:       the writer's state
+ * @f:       where to write
+ * @format:  GENALLOC_DUMP_TEXT or GENALLOC_DUMP_JSON
+ * @engine:  the engine's name in the schema
+ * @granule: bytes
+ * @blocks:  each used run is a block (else a maximal run of used granules)
+ */
+void genalloc_dump_begin(struct genalloc_dump *d, FILE *f, int format, const char *engine,
+			 unsigned long granule, bool blocks);
+
+/** genalloc_dump_chunk() - close the open chunk, open [@start, +@size) */
+void genalloc_dump_chunk(struct genalloc_dump *d, unsigned long start, unsigned long size);
+
+/** genalloc_dump_run() - one run of the open chunk, after the ones before it */
+void genalloc_dump_run(struct genalloc_dump *d, unsigned long addr, unsigned long size,
+		       bool used);
+
+/**
+ * genalloc_dump_end() - close the last chunk, write the totals
+ *
+ * Return: 0, or -EIO if writing failed.
+ */
+int genalloc_dump_end(struct genalloc_dump *d);
+
+#endif /* GENALLOC_COMMON_DUMP_INTERNAL_H */

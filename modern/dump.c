@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * modern/dump.c - gen_pool_dump(): the pool's layout as text or JSON
+ * (common/dump.h), written from one walk (walk.c) under the pool's lock.
+ *
+ * Read-only, O(bitmap words + runs), no memory beyond the writer's state.
+ */
+#include <errno.h>
+
+#include "../common/dump_internal.h"
+#include "pool_internal.h"
+
+struct dump_walk {
+	struct genalloc_dump d;
+	const struct gen_pool_chunk *chunk;	/* the chunk the writer has open */
+};
+
+static int dump_run(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long addr,
+		    size_t size, bool used, void *data)
+{
+	struct dump_walk *w = data;
+
+	(void)pool;
+	if (chunk != w->chunk) {
+		genalloc_dump_chunk(&w->d, chunk->start_addr, modern_chunk_size(chunk));
+		w->chunk = chunk;
+	}
+	genalloc_dump_run(&w->d, addr, size, used);
+	return 0;
+}
+
+/**
+ * gen_pool_dump() - write the pool's layout to @f
+ * @pool:   the pool
+ * @f:      where to write
+ * @format: GENALLOC_DUMP_TEXT or GENALLOC_DUMP_JSON
+ *
+ * Return: 0, -EINVAL or -EIO (see genalloc.h).
+ */
+int modern_gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
+{
+	struct dump_walk w = { .chunk = NULL };
+
+	if (!pool || !genalloc_dump_valid(f, format)) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
+				!pool ? "NULL pool" : f ? "unknown format" : "NULL file");
+		return -EINVAL;
+	}
+	genalloc_dump_begin(&w.d, f, format, "modern", 1UL << pool->min_alloc_order,
+			    pool->records);
+	(void)modern_gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, dump_run, &w);
+	return genalloc_dump_end(&w.d);
+}
