@@ -148,6 +148,14 @@ void genalloc_dump_run(struct genalloc_dump *d, unsigned long addr, unsigned lon
 	d->first_run = false;
 }
 
+void genalloc_dump_block(struct genalloc_dump *d, unsigned long chunk, unsigned long chunk_size,
+			 unsigned long addr, unsigned long size, bool used)
+{
+	if (!d->open || chunk != d->start)
+		genalloc_dump_chunk(d, chunk, chunk_size);
+	genalloc_dump_run(d, addr, size, used);
+}
+
 int genalloc_dump_end(struct genalloc_dump *d)
 {
 	const struct genalloc_dump_counts *t = &d->total;

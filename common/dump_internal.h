@@ -58,6 +58,20 @@ void genalloc_dump_run(struct genalloc_dump *d, unsigned long addr, unsigned lon
 		       bool used);
 
 /**
+ * genalloc_dump_block() - one run, opening its chunk first if it is new
+ * @d:          the writer
+ * @chunk:      first address of the run's chunk (chunks differ in it)
+ * @chunk_size: the chunk's bytes
+ * @addr:       the run's first address
+ * @size:       its bytes
+ * @used:       a block (or used run) rather than free memory
+ *
+ * For walks that name each run's chunk rather than announce chunks.
+ */
+void genalloc_dump_block(struct genalloc_dump *d, unsigned long chunk, unsigned long chunk_size,
+			 unsigned long addr, unsigned long size, bool used);
+
+/**
  * genalloc_dump_end() - close the last chunk, write the totals
  *
  * Return: 0, or -EIO if writing failed.

@@ -10,22 +10,11 @@
 #include "../common/dump_internal.h"
 #include "pool_internal.h"
 
-struct dump_walk {
-	struct genalloc_dump d;
-	const struct gen_pool_chunk *chunk;	/* the chunk the writer has open */
-};
-
 static int dump_run(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long addr,
 		    size_t size, bool used, void *data)
 {
-	struct dump_walk *w = data;
-
 	(void)pool;
-	if (chunk != w->chunk) {
-		genalloc_dump_chunk(&w->d, chunk->start_addr, modern_chunk_size(chunk));
-		w->chunk = chunk;
-	}
-	genalloc_dump_run(&w->d, addr, size, used);
+	genalloc_dump_block(data, chunk->start_addr, modern_chunk_size(chunk), addr, size, used);
 	return 0;
 }
 
@@ -39,15 +28,14 @@ static int dump_run(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigne
  */
 int modern_gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
 {
-	struct dump_walk w = { .chunk = NULL };
+	struct genalloc_dump d;
 
 	if (!pool || !genalloc_dump_valid(f, format)) {
 		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
 				!pool ? "NULL pool" : f ? "unknown format" : "NULL file");
 		return -EINVAL;
 	}
-	genalloc_dump_begin(&w.d, f, format, "modern", 1UL << pool->min_alloc_order,
-			    pool->records);
-	(void)modern_gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, dump_run, &w);
-	return genalloc_dump_end(&w.d);
+	genalloc_dump_begin(&d, f, format, "modern", 1UL << pool->min_alloc_order, pool->records);
+	(void)modern_gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, dump_run, &d);
+	return genalloc_dump_end(&d);
 }

@@ -1,81 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * test/dump/dumper.c - a pool after random allocations and frees, told
- * twice: its JSON dump (gen_pool_dump()) and its walk
- * (gen_pool_for_each_run()), one line per run, for test/dump/run.sh to
- * compare through jq.
+ * test/dump/dumper.c - a pool of any engine after random allocations and
+ * frees, told twice: its JSON dump and its walk, one line per run, for
+ * test/dump/run.sh to compare through jq.
  *
- * Usage: dumper modern|records SEED JSON-FILE WALK-FILE
+ * Usage: dumper ENGINE SEED JSON-FILE WALK-FILE, ENGINE one of modern,
+ * records (modern with block records), legacy, compat-buddy, compat-bitmap
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "modern/genalloc.h"
-
-#define NLIVE 512
-
-static int walk_line(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long addr,
-		     size_t size, bool used, void *data)
-{
-	(void)pool;
-	fprintf(data, "0x%lx %lu %zu %s\n", chunk->start_addr, addr - chunk->start_addr, size,
-		used ? "true" : "false");
-	return 0;
-}
-
-/* Three chunks, added out of address order, one with a tail. */
-static struct gen_pool *build(bool records)
-{
-	struct gen_pool *pool = gen_pool_create(4, -1);
-
-	if (!pool || (records && gen_pool_use_block_records(pool)) ||
-	    gen_pool_add(pool, 0x300000, 8192, -1) || gen_pool_add(pool, 0x100000, 4096 + 8, -1) ||
-	    gen_pool_add(pool, 0x200000, 16384, -1))
-		return NULL;
-	return pool;
-}
-
-static void churn(struct gen_pool *pool, unsigned int seed)
-{
-	static unsigned long addr[NLIVE];
-	static size_t size[NLIVE];
-	int n = 0;
-
-	srand(seed);
-	for (int step = 0; step < 4000; step++) {
-		if (n < NLIVE && (rand() % 3 || !n)) {
-			size[n] = 1 + (size_t)rand() % 400;
-			addr[n] = gen_pool_alloc(pool, size[n]);
-			if (addr[n])
-				n++;
-		} else {
-			int k = rand() % n;
-
-			gen_pool_free(pool, addr[k], size[k]);
-			addr[k] = addr[--n];
-			size[k] = size[n];
-		}
-	}
-}
+#include "dumper.h"
 
 int main(int argc, char **argv)
 {
-	struct gen_pool *pool;
+	unsigned int seed;
 	FILE *json, *walk;
+	int rc;
 
-	if (argc != 5 || (strcmp(argv[1], "modern") && strcmp(argv[1], "records"))) {
-		fprintf(stderr, "usage: dumper modern|records SEED JSON-FILE WALK-FILE\n");
+	if (argc != 5) {
+		fprintf(stderr, "usage: dumper modern|records|legacy|compat-buddy|compat-bitmap "
+			"SEED JSON-FILE WALK-FILE\n");
 		return 2;
 	}
-	pool = build(!strcmp(argv[1], "records"));
+	seed = (unsigned int)strtoul(argv[2], NULL, 10);
 	json = fopen(argv[3], "w");
 	walk = fopen(argv[4], "w");
-	if (!pool || !json || !walk)
+	if (!json || !walk)
 		return 1;
-	churn(pool, (unsigned int)strtoul(argv[2], NULL, 10));
-	if (gen_pool_dump(pool, json, GENALLOC_DUMP_JSON) ||
-	    gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, walk_line, walk))
-		return 1;
-	return fclose(json) || fclose(walk);
+	if (!strcmp(argv[1], "modern") || !strcmp(argv[1], "records"))
+		rc = dumper_modern(!strcmp(argv[1], "records"), seed, json, walk);
+	else if (!strcmp(argv[1], "legacy"))
+		rc = dumper_legacy(seed, json, walk);
+	else if (!strcmp(argv[1], "compat-buddy") || !strcmp(argv[1], "compat-bitmap"))
+		rc = dumper_compat(!strcmp(argv[1], "compat-bitmap"), seed, json, walk);
+	else
+		rc = 2;
+	return rc || fclose(json) || fclose(walk);
 }
