@@ -10,7 +10,7 @@
 # Everything but the programs' main files and the tracer: the test links
 # these too (test/bench/build.mk).
 BENCH_CORE := chunks engines engine_2005 engine_legacy engine_compat engine_modern engine_tlsf \
-	engine_noop \
+	engine_noop engine_linux \
 	tlsf tlsf_inband generators \
 	trace metrics replay options
 BENCH_CORE_OBJS := $(BENCH_CORE:%=$(B)/bench/%.o)

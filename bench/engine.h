@@ -152,6 +152,9 @@ extern const size_t bench_nr_engines_modern_page;
 extern const struct bench_engine bench_engines_tlsf[];
 extern const size_t bench_nr_engines_tlsf;
 
+/* A lock-free pool, as <linux/genalloc.h> creates it (bench/engine_linux.c). */
+struct gen_pool *bench_linux_gen_pool_create(int min_alloc_order);
+
 /*
  * And the harness (bench/engine_noop.c): an engine that does nothing, so
  * that timing it measures the bench loop alone.  In no list.

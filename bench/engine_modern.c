@@ -68,14 +68,16 @@ static struct bench_pool *modern_create(const struct bench_engine *e,
 	} else if (bench_chunks_init(&p->chunks, cfg->chunk_size, cfg->capacity, cfg->fake)) {
 		goto fail;
 	}
-	gp = gen_pool_create(e->arg2, -1);
+	/* Bit 3: created by <linux/genalloc.h>, lock-free by its default. */
+	gp = e->arg & 8 ? bench_linux_gen_pool_create(e->arg2) : gen_pool_create(e->arg2, -1);
 	if (!gp)
 		goto fail_chunks;
 	gen_pool_set_algo(gp, algo_of(e->arg & 3), (e->arg & 3) == 3 ? &page_align : NULL);
 	/* Bit 2: the kernel's own path, lock-free with a linear search. */
-	gen_pool_set_lockless(gp, e->arg & 4);
-	/* Bit 3: block records, to weigh them against the same pool without. */
-	if ((e->arg & 8) && gen_pool_use_block_records(gp))
+	if (!(e->arg & 8))
+		gen_pool_set_lockless(gp, e->arg & 4);
+	/* Bit 4: block records, to weigh them against the same pool without. */
+	if ((e->arg & 16) && gen_pool_use_block_records(gp))
 		goto fail_pool;
 	p->impl = gp;
 	if (cfg->regime == BENCH_FIXED && cfg->nr_chunks > 1) {
@@ -179,6 +181,11 @@ const struct bench_engine bench_engines_modern_lockless[] = {
 	MODERN("kff8", 4, 3, "modern, kernel lock-free path (linear search), first fit, 8-byte granule"),
 	MODERN("kbf8", 5, 3, "modern, kernel lock-free path (linear search), best fit, 8-byte granule"),
 	MODERN("kffo8", 6, 3, "modern, kernel lock-free path (linear search), order-aligned, 8-byte granule"),
+	/* The default of kernel code, through <linux/genalloc.h>. */
+	MODERN("lxff8", 12, 3, "modern via <linux/genalloc.h> (its lock-free default), first fit, 8-byte granule"),
+	MODERN("lxbf8", 13, 3, "modern via <linux/genalloc.h> (its lock-free default), best fit, 8-byte granule"),
+	MODERN("lxffo8", 14, 3, "modern via <linux/genalloc.h> (its lock-free default), order-aligned, 8-byte granule"),
+	MODERN("lxffa8", 15, 3, "modern via <linux/genalloc.h> (its lock-free default), first_fit_align to 4096 bytes"),
 };
 const size_t bench_nr_engines_modern_lockless =
 	sizeof(bench_engines_modern_lockless) / sizeof(bench_engines_modern_lockless[0]);
@@ -200,9 +207,9 @@ const size_t bench_nr_engines_modern_page =
  * same pools without.
  */
 const struct bench_engine bench_engines_modern_records[] = {
-	MODERN("rff8", 8, 3, "modern bitmap with block records, first fit, 8-byte granule"),
-	MODERN("rbf8", 9, 3, "modern bitmap with block records, best fit, 8-byte granule"),
-	MODERN("rffo8", 10, 3, "modern bitmap with block records, order-aligned, 8-byte granule"),
+	MODERN("rff8", 16, 3, "modern bitmap with block records, first fit, 8-byte granule"),
+	MODERN("rbf8", 17, 3, "modern bitmap with block records, best fit, 8-byte granule"),
+	MODERN("rffo8", 18, 3, "modern bitmap with block records, order-aligned, 8-byte granule"),
 };
 const size_t bench_nr_engines_modern_records =
 	sizeof(bench_engines_modern_records) / sizeof(bench_engines_modern_records[0]);

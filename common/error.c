@@ -33,6 +33,7 @@ const char *genalloc_strerror(enum genalloc_errcode code)
 	case GENALLOC_EBUSY:		return "pool has live allocations";
 	case GENALLOC_EOVERLAP:		return "memory overlaps the pool";
 	case GENALLOC_ECORRUPT:		return "inconsistent pool state";
+	case GENALLOC_EREENTRY:		return "pool re-entered by its own thread";
 	}
 	return "unknown error";
 }

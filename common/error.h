@@ -48,6 +48,7 @@ enum genalloc_errcode {
 	GENALLOC_EBUSY,		/* destroy with live allocations */
 	GENALLOC_EOVERLAP,	/* new memory overlaps memory the pool already has */
 	GENALLOC_ECORRUPT,	/* a consistency check found broken state */
+	GENALLOC_EREENTRY,	/* pool entered again by a thread already inside it */
 };
 
 /**

@@ -95,17 +95,20 @@ static int bm_adopt_chunk(struct compat_bitmap_pool *bp, struct legacy_frame *f,
  * lost for want of its record.  Return: the frame, or NULL with *@rc 0
  * (the callback had nothing) or -1 (no memory: the callback was not asked).
  */
-static struct legacy_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc)
+static struct legacy_frame *bm_next_chunk(struct compat_bitmap_pool *bp, int *rc,
+					  const char *func)
 {
 	struct legacy_frame *f;
 
-	pthread_mutex_lock(bp->lock);
+	*rc = -1;
+	if (!compat_bm_lock(bp, func))
+		return NULL;
 	f = bp->pending;
 	if (f)
 		bp->pending = f->next_pending;
 	else	/* under the lock: its colour reads the table */
 		f = legacy_frame_new(bp->frames, 0, 1, 0);
-	pthread_mutex_unlock(bp->lock);
+	compat_bm_unlock(bp);
 	if (f && f->base)
 		return f;
 	*rc = -1;
@@ -128,13 +131,14 @@ static int bm_grow(struct compat_bitmap_pool *bp, const char *func)
 	unsigned long chunk;
 	int rc;
 
-	f = bm_next_chunk(bp, &rc);
+	f = bm_next_chunk(bp, &rc, func);
 	if (!f)
 		return rc;
 	chunk = f->base;
-	pthread_mutex_lock(bp->lock);
+	/* bm_next_chunk() took it: this thread cannot be holding it now. */
+	(void)compat_bm_lock(bp, func);
 	rc = bm_adopt_chunk(bp, f, &v);
-	pthread_mutex_unlock(bp->lock);
+	compat_bm_unlock(bp);
 	legacy_report(&v, func, bp->cpool, chunk, compat_bm_frame_size(bp));
 	return rc;
 }
@@ -159,7 +163,8 @@ static unsigned long bm_alloc(void *engine, int size)
 					   gen_pool_first_fit_order_align, NULL);
 		if (addr)
 			break;
-		if (!bp->has_callback || grew < 1)
+		/* Refused for re-entry (reported): growth would allocate. */
+		if (!bp->has_callback || grew < 1 || gen_pool_held_by_caller(bp->engine))
 			return 0;
 		grew = bm_grow(bp, "gen_pool_alloc");
 		if (grew < 0)
@@ -257,7 +262,8 @@ static int bm_donate(struct compat_bitmap_pool *bp, unsigned long addr, int orde
 	struct legacy_frame *f;
 	int known = 0;
 
-	pthread_mutex_lock(bp->lock);
+	if (!compat_bm_lock(bp, "gen_pool_free"))
+		return 0;
 	f = legacy_frames_lookup(bp->frames, addr);
 	if (f && compat_frame_is_known(f, compat_bm_granule_of(f, addr)))
 		known = 1;
@@ -267,7 +273,7 @@ static int bm_donate(struct compat_bitmap_pool *bp, unsigned long addr, int orde
 		bm_release_donation(bp, f, addr, s);
 	else
 		bm_donate_new_frame(bp, addr, s, &v);
-	pthread_mutex_unlock(bp->lock);
+	compat_bm_unlock(bp);
 	legacy_report(&v, "gen_pool_free", bp->cpool, addr, (unsigned long)size);
 	return known;
 }
@@ -348,10 +354,11 @@ static void *bm_create(void *cpool, pthread_mutex_t *lock, int nr_chunks, int sh
 {
 	struct compat_bitmap_pool *bp = calloc(1, sizeof(*bp));
 
+	(void)lock;	/* the backend has its own, which refuses re-entry */
 	if (!bp)
 		return NULL;
 	bp->cpool = cpool;
-	bp->lock = lock;
+	atomic_init(&bp->lock, 0);
 	bp->shift = shift;
 	bp->has_callback = has_callback;
 	bp->engine = gen_pool_create(COMPAT_GRANULE_SHIFT, -1);

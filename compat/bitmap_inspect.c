@@ -10,6 +10,7 @@
  * (gen_pool_for_each_run()); any difference is corruption on one side or
  * the other.  Everything here reads the engine through its public calls.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 
@@ -115,9 +116,10 @@ int compat_bitmap_check(void *engine)
 	struct compat_bitmap_pool *bp = engine;
 	struct bm_check c = { .bp = bp };
 
-	pthread_mutex_lock(bp->lock);
+	if (!compat_bm_lock(bp, "gen_pool_check"))
+		return -1;
 	if (gen_pool_check(bp->engine)) {
-		pthread_mutex_unlock(bp->lock);
+		compat_bm_unlock(bp);
 		return -1;
 	}
 	gen_pool_for_each_chunk(bp->engine, check_chunk, &c);
@@ -130,7 +132,7 @@ int compat_bitmap_check(void *engine)
 	else if (!c.msg && gen_pool_avail(bp->engine) + c.live_bytes !=
 				   bp->obtained_bytes + bp->donated_bytes)
 		c.msg = "free bytes are not known bytes less live blocks";
-	pthread_mutex_unlock(bp->lock);
+	compat_bm_unlock(bp);
 	if (!c.msg)
 		return 0;
 	genalloc_report(GENALLOC_BUG, GENALLOC_ECORRUPT, "gen_pool_check", bp->cpool, 0, 0, c.msg);
@@ -181,7 +183,10 @@ void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st)
 	struct bm_largest l = { .bp = bp };
 	struct gen_pool_stats ms;
 
-	pthread_mutex_lock(bp->lock);
+	if (!compat_bm_lock(bp, "gen_pool_stats")) {
+		*st = (struct compat_gen_pool_stats){ 0 };
+		return;
+	}
 	gen_pool_stats(bp->engine, &ms);
 	/* Allocations and frees hold the engine's lock, not ours: the walk
 	 * holds it too, so the free bytes and the largest block come from one
@@ -194,7 +199,7 @@ void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st)
 	st->metadata_bytes = sizeof(*bp) + ms.metadata_bytes + bp->frames->bytes;
 	for (struct legacy_frame *f = bp->pending; f; f = f->next_pending)
 		st->metadata_bytes += legacy_frame_bytes(bp->frames, f);
-	pthread_mutex_unlock(bp->lock);
+	compat_bm_unlock(bp);
 }
 
 struct bm_visit {
@@ -265,13 +270,14 @@ void compat_bitmap_for_each_region(void *engine, compat_region_fn fn, void *data
 	struct bm_visit v = { bp, fn, data };
 	struct legacy_frame *f;
 
-	pthread_mutex_lock(bp->lock);
+	if (!compat_bm_lock(bp, "gen_pool_for_each_region"))
+		return;
 	for (unsigned long i = 0; (f = legacy_frames_next(bp->frames, &i));)
 		visit_frame(f, &v);
 	/* A chunk kept aside is the program's to release like any other. */
 	for (f = bp->pending; f; f = f->next_pending)
 		fn(bp->cpool, f->base, compat_bm_frame_size(bp), 1, data);
-	pthread_mutex_unlock(bp->lock);
+	compat_bm_unlock(bp);
 }
 
 /*
@@ -314,7 +320,8 @@ int compat_bitmap_for_each_block(void *engine, compat_block_fn fn, void *data)
 	size_t n;
 	int rc;
 
-	pthread_mutex_lock(bp->lock);
+	if (!compat_bm_lock(bp, "gen_pool_for_each_block"))
+		return -EDEADLK;
 	v = legacy_frames_sorted(bp->frames, &n, &rc);
 	for (size_t k = 0; k < n && !rc; k++)
 		for (g = 0; g < atoms && !rc; g = end) {
@@ -325,7 +332,7 @@ int compat_bitmap_for_each_block(void *engine, compat_block_fn fn, void *data)
 			else
 				rc = walk_stretch(bp, v[k], g, end, fn, data);
 		}
-	pthread_mutex_unlock(bp->lock);
+	compat_bm_unlock(bp);
 	free(v);
 	return rc;
 }

@@ -7,6 +7,10 @@
 #ifndef GENALLOC_COMPAT_BITMAP_POOL_INTERNAL_H
 #define GENALLOC_COMPAT_BITMAP_POOL_INTERNAL_H
 
+#include <stdbool.h>
+
+#include "../common/lock_internal.h"
+#include "../legacy/contract_internal.h"
 #include "../legacy/frames_internal.h"
 #include "../modern/genalloc.h"
 #include "backend_internal.h"
@@ -17,7 +21,9 @@
 /**
  * struct compat_bitmap_pool - the bitmap backend's state for one compat pool
  * @cpool:          the compat pool (reported as the pool in errors)
- * @lock:           the compat pool's lock: growth, donation, inspection
+ * @lock:           the backend's lock (common/lock_internal.h): growth,
+ *                  donation, inspection; refuses a thread that holds it
+ *                  already (compat_bm_lock())
  * @engine:         the modern pool, granule 32 bytes
  * @shift:          log2 of the frame (chunk) size
  * @has_callback:   whether growth is possible
@@ -33,7 +39,7 @@
  */
 struct compat_bitmap_pool {
 	void *cpool;
-	pthread_mutex_t *lock;
+	_Atomic unsigned int lock;
 	struct gen_pool *engine;
 	int shift;
 	int has_callback;
@@ -42,6 +48,25 @@ struct compat_bitmap_pool {
 	unsigned long donated_bytes;
 	struct legacy_frame *pending;
 };
+
+/*
+ * Take @bp's lock; false, reported (WARN EREENTRY, as @func), when this
+ * thread holds it already: a signal handler or a callback re-entering the
+ * pool while its thread is inside a locked call would wait for itself.
+ */
+static inline bool compat_bm_lock(struct compat_bitmap_pool *bp, const char *func)
+{
+	if (genalloc_lock_take(&bp->lock))
+		return true;
+	genalloc_report(GENALLOC_WARN, GENALLOC_EREENTRY, func, bp->cpool, 0, 0,
+			GENALLOC_REENTRY_MSG_2005);
+	return false;
+}
+
+static inline void compat_bm_unlock(struct compat_bitmap_pool *bp)
+{
+	genalloc_lock_drop(&bp->lock);
+}
 
 static inline unsigned long compat_bm_frame_size(const struct compat_bitmap_pool *bp)
 {

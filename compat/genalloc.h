@@ -95,6 +95,15 @@
  * calls get_new_chunk again, from inside this call: such a callback must
  * bound its own recursion.  compat_gen_pool_stats() may run at any time and
  * reads one state of the pool on either backend.
+ *
+ * SIGNALS.  No call is async-signal-safe.  A signal handler (or a callback)
+ * that calls into a pool while its own thread is inside a locked call on
+ * that pool is refused instead of waiting for itself forever: WARN
+ * EREENTRY and the call's failure value (a free frees nothing).  On the
+ * bitmap backend only growth, donation and inspection take the backend's
+ * lock; allocation and free of known memory take the engine's, so which
+ * calls meet a held lock differs between the backends.  A handler that
+ * interrupts a thread outside the pool is served as usual.
  */
 #ifndef GENALLOC_COMPAT_GENALLOC_H
 #define GENALLOC_COMPAT_GENALLOC_H
@@ -138,7 +147,8 @@ struct compat_backend_ops;
 
 /**
  * struct gen_pool - a pool of special memory, 2005 layout first
- * @lock:          serialises growth and donation (not allocation)
+ * @lock:          kept for the 2005 layout, initialised and unused: each
+ *                 backend has a lock of its own that refuses re-entry
  * @get_new_chunk: called (no lock held) when a request needs a new chunk;
  *                 returns 2^@max_chunk_shift bytes aligned to that size, or
  *                 0 when there is no more memory
@@ -375,10 +385,12 @@ typedef int (*compat_gen_pool_block_fn)(struct gen_pool *pool, unsigned long chu
  * The buddy backend's free runs may hold several free buddy blocks.  @fn
  * runs with the pool locked: it must not call into the pool.
  *
- * Misuse: NULL @pool or @fn: WARN EINVAL, -EINVAL.
+ * Misuse: NULL @pool or @fn: WARN EINVAL, -EINVAL.  Called from @fn, or
+ * from a signal handler that interrupted a call holding the pool's lock:
+ * WARN EREENTRY, -EDEADLK.
  *
- * Return: 0, what @fn returned to stop the walk, -EINVAL, or -ENOMEM (no
- * memory to sort the frames; nothing visited).
+ * Return: 0, what @fn returned to stop the walk, -EINVAL, -EDEADLK, or
+ * -ENOMEM (no memory to sort the frames; nothing visited).
  */
 GENALLOC_API int compat_gen_pool_for_each_block(struct gen_pool *pool,
 						compat_gen_pool_block_fn fn, void *data);
@@ -396,7 +408,7 @@ GENALLOC_API int compat_gen_pool_for_each_block(struct gen_pool *pool,
  *
  * Misuse: NULL @pool or @f, an unknown @format: WARN EINVAL, -EINVAL.
  *
- * Return: 0, -EINVAL, -ENOMEM, or -EIO when writing failed.
+ * Return: 0, -EINVAL, -EDEADLK, -ENOMEM, or -EIO when writing failed.
  */
 GENALLOC_API int compat_gen_pool_dump(struct gen_pool *pool, FILE *f, int format);
 

@@ -198,9 +198,10 @@ void legacy_grow(struct gen_pool *pool, struct legacy_verdict *v, unsigned long 
 		legacy_frame_free(f);
 		return;
 	}
-	pthread_mutex_unlock(&pool->lock);
+	legacy_unlock(pool);
 	*chunk = pool->get_new_chunk(pool);
-	pthread_mutex_lock(&pool->lock);
+	/* Dropped above by this thread: nothing of its own can hold it now. */
+	(void)legacy_lock(pool);
 	if (*chunk) {
 		adopt_chunk(pool, *chunk, f, v);
 	} else {
@@ -221,7 +222,10 @@ unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
 		return 0;
 	i = order_of(size);
 
-	pthread_mutex_lock(&pool->lock);
+	if (!legacy_lock(pool)) {
+		legacy_refuse_reentry(pool, "gen_pool_alloc", 0, (unsigned long)size);
+		return 0;
+	}
 	for (j = i; j < pool->nr_orders && !pool->h[j].next; j++)
 		;
 	if (j == pool->nr_orders) {
@@ -230,7 +234,7 @@ unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
 	}
 	if (pool->h[j].next)
 		a = take_block(pool, j, i);
-	pthread_mutex_unlock(&pool->lock);
+	legacy_unlock(pool);
 
 	legacy_report(&v, "gen_pool_alloc", pool, chunk, legacy_chunk_size(pool));
 	return a;
@@ -353,7 +357,10 @@ void legacy_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
 		return;
 	}
 
-	pthread_mutex_lock(&pool->lock);
+	if (!legacy_lock(pool)) {
+		legacy_refuse_reentry(pool, "gen_pool_free", addr, (unsigned long)size);
+		return;
+	}
 	f = legacy_map_find(pool, addr);
 	kind = judge_free(pool, f, addr, i, &v);
 	if (kind == 0) {
@@ -363,7 +370,7 @@ void legacy_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
 	}
 	if (!v.what)
 		release_block(pool, f, addr, i);
-	pthread_mutex_unlock(&pool->lock);
+	legacy_unlock(pool);
 
 	legacy_report(&v, "gen_pool_free", pool, addr, (unsigned long)size);
 }
@@ -375,7 +382,10 @@ void legacy_gen_pool_set_linear_search(struct gen_pool *pool, int on)
 				NULL, 0, 0, "NULL pool");
 		return;
 	}
-	pthread_mutex_lock(&pool->lock);
+	if (!legacy_lock(pool)) {
+		legacy_refuse_reentry(pool, "gen_pool_set_linear_search", 0, 0);
+		return;
+	}
 	pool->linear_search = !!on;
-	pthread_mutex_unlock(&pool->lock);
+	legacy_unlock(pool);
 }

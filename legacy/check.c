@@ -123,7 +123,10 @@ int legacy_gen_pool_check(struct gen_pool *pool)
 				0, 0, "NULL pool");
 		return -1;
 	}
-	pthread_mutex_lock(&pool->lock);
+	if (!legacy_lock(pool)) {
+		legacy_refuse_reentry(pool, "gen_pool_check", 0, 0);
+		return -1;
+	}
 	bad = check_map(pool, &c, &where);
 	for (int i = 0; !bad && i < pool->nr_orders; i++)
 		bad = check_list(pool, i, &c, &where);
@@ -131,7 +134,7 @@ int legacy_gen_pool_check(struct gen_pool *pool)
 		bad = check_counters(pool, &c);
 		where = 0;
 	}
-	pthread_mutex_unlock(&pool->lock);
+	legacy_unlock(pool);
 
 	if (!bad)
 		return 0;
@@ -147,7 +150,11 @@ void legacy_gen_pool_stats(struct gen_pool *pool, struct legacy_gen_pool_stats *
 				0, 0, pool ? "NULL stats" : "NULL pool");
 		return;
 	}
-	pthread_mutex_lock(&pool->lock);
+	if (!legacy_lock(pool)) {
+		legacy_refuse_reentry(pool, "gen_pool_stats", 0, 0);
+		*st = (struct legacy_gen_pool_stats){ 0 };
+		return;
+	}
 	*st = (struct legacy_gen_pool_stats){
 		.obtained_bytes = pool->obtained_bytes,
 		.donated_bytes = pool->donated_bytes,
@@ -159,7 +166,7 @@ void legacy_gen_pool_stats(struct gen_pool *pool, struct legacy_gen_pool_stats *
 		if (pool->nr_free[i])
 			st->largest_free = 32UL << i;
 	}
-	pthread_mutex_unlock(&pool->lock);
+	legacy_unlock(pool);
 }
 
 /* ------------------------------------------------------------- regions */
@@ -235,12 +242,15 @@ void legacy_gen_pool_for_each_region(struct gen_pool *pool,
 				pool, 0, 0, pool ? "NULL function" : "NULL pool");
 		return;
 	}
-	pthread_mutex_lock(&pool->lock);
+	if (!legacy_lock(pool)) {
+		legacy_refuse_reentry(pool, "gen_pool_for_each_region", 0, 0);
+		return;
+	}
 	while ((f = legacy_map_next(pool, &i))) {
 		if (f->from_callback)
 			fn(pool, f->base, legacy_chunk_size(pool), 1, data);
 		else
 			visit_donations(pool, f, fn, data);
 	}
-	pthread_mutex_unlock(&pool->lock);
+	legacy_unlock(pool);
 }

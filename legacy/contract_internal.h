@@ -188,4 +188,15 @@ static inline void legacy_report(const struct legacy_verdict *v, const char *fun
 		legacy_report_misuse(v->what, func, pool, addr, size);
 }
 
+/*
+ * What a call refused for re-entry says (GENALLOC_EREENTRY), on both
+ * engines of the 2005 API: the cause, and the fix, since the 2005 API has
+ * no lock-free mode.
+ */
+#define GENALLOC_REENTRY_MSG_2005                                              \
+	"this thread is already inside a locked call on the pool (a signal "   \
+	"handler interrupted it, or a callback re-entered it): block the "     \
+	"signal around the pool's calls, or use <linux/genalloc.h>'s "         \
+	"lock-free pools"
+
 #endif /* GENALLOC_LEGACY_CONTRACT_INTERNAL_H */

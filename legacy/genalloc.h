@@ -43,13 +43,21 @@
  * one line and return.  The hook is called with the pool unlocked, so a
  * handler that returns may inspect the pool.
  *
- * THREADS.  Each pool has a lock (a pthread mutex, the 2005 spinlock).  All
+ * THREADS.  Each pool has a lock (the 2005 spinlock).  All
  * calls on one pool may run concurrently, except gen_pool_destroy(), which
  * must be the last call on the pool.  get_new_chunk is called with the lock
  * dropped, so it may itself free (donate) memory into the pool.  It may
  * allocate from the pool too, but a request the pool cannot serve from the
  * memory it has calls get_new_chunk again, from inside this call: such a
  * callback must bound its own recursion.
+ *
+ * SIGNALS.  No call is async-signal-safe.  A signal handler (or a
+ * get_new_chunk or region callback) that calls into a pool while its own
+ * thread is inside a locked call on that pool is refused instead of waiting
+ * for itself forever: WARN EREENTRY, and the call's failure value (0 from
+ * gen_pool_alloc(); gen_pool_free() frees nothing, so the block stays
+ * allocated).  A handler that interrupts a thread outside the pool, or
+ * another thread's call, is served as usual.
  *
  * DIFFERENCES FROM THE 2005 CODE (deliberate; same addresses otherwise):
  *  - Blocks freed by other threads while get_new_chunk runs are kept: the
@@ -111,7 +119,9 @@ struct legacy_frame_table;
 
 /**
  * struct gen_pool - a pool of special memory
- * @lock:          the pool lock
+ * @lock:          kept for the 2005 layout, initialised and unused: the
+ *                 pool's lock is private, a lock that refuses (rather than
+ *                 waits for) a thread that already holds it
  * @get_new_chunk: called (lock dropped) when a request needs a new chunk;
  *                 returns a chunk of 2^@max_chunk_shift bytes aligned to
  *                 its size, or 0 when there is no more memory
@@ -137,6 +147,11 @@ struct gen_pool {
 	int max_chunk_shift;
 
 	/* private to legacy/ */
+#ifdef __cplusplus
+	unsigned int lock_word;		/* the same member, as its plain type */
+#else
+	_Atomic unsigned int lock_word;	/* the pool's lock (common/lock_internal.h) */
+#endif
 	int nr_orders;			/* entries in h[] */
 	int linear_search;		/* find buddies by walking h[] */
 	struct legacy_frame_table *frames; /* control map: the frames by address */
@@ -347,10 +362,12 @@ typedef int (*legacy_gen_pool_block_fn)(struct gen_pool *pool, unsigned long chu
  * locked: it must not call into the pool.  Costs O(frames log frames +
  * atoms) and a short array of frames.
  *
- * Misuse: NULL @pool or @fn: WARN EINVAL, -EINVAL.
+ * Misuse: NULL @pool or @fn: WARN EINVAL, -EINVAL.  Called from @fn, or
+ * from a signal handler that interrupted a call holding the pool's lock:
+ * WARN EREENTRY, -EDEADLK.
  *
- * Return: 0, what @fn returned to stop the walk, -EINVAL, or -ENOMEM
- * (no memory to sort the frames; nothing visited).
+ * Return: 0, what @fn returned to stop the walk, -EINVAL, -EDEADLK, or
+ * -ENOMEM (no memory to sort the frames; nothing visited).
  */
 GENALLOC_API int legacy_gen_pool_for_each_block(struct gen_pool *pool,
 						legacy_gen_pool_block_fn fn, void *data);
@@ -367,7 +384,7 @@ GENALLOC_API int legacy_gen_pool_for_each_block(struct gen_pool *pool,
  *
  * Misuse: NULL @pool or @f, an unknown @format: WARN EINVAL, -EINVAL.
  *
- * Return: 0, -EINVAL, -ENOMEM, or -EIO when writing failed.
+ * Return: 0, -EINVAL, -EDEADLK, -ENOMEM, or -EIO when writing failed.
  */
 GENALLOC_API int legacy_gen_pool_dump(struct gen_pool *pool, FILE *f, int format);
 

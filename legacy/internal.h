@@ -15,10 +15,12 @@
 #ifndef GENALLOC_LEGACY_INTERNAL_H
 #define GENALLOC_LEGACY_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "contract_internal.h"
 #include "frames_internal.h"
+#include "../common/lock_internal.h"
 #include "genalloc.h"
 
 /* Control bytes. */
@@ -58,6 +60,25 @@ static inline int legacy_ctrl_order(unsigned char c)
 {
 	return c & LEGACY_CTRL_ORDER;
 }
+
+/*
+ * The pool's lock (common/lock_internal.h on pool->lock_word).  legacy_lock()
+ * is false, with nothing taken, when this thread holds the lock already (a
+ * signal handler or a callback re-entering the pool): the caller refuses
+ * with legacy_refuse_reentry() instead of waiting for itself.
+ */
+static inline bool legacy_lock(struct gen_pool *pool)
+{
+	return genalloc_lock_take(&pool->lock_word);
+}
+
+static inline void legacy_unlock(struct gen_pool *pool)
+{
+	genalloc_lock_drop(&pool->lock_word);
+}
+
+void legacy_refuse_reentry(const struct gen_pool *pool, const char *func, unsigned long addr,
+			   unsigned long size);
 
 /*
  * buddy.c: growth, shared with the prefill at creation.  legacy_grow() asks

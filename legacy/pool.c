@@ -23,9 +23,11 @@ static void prefill(struct gen_pool *pool, int nr_chunks)
 		struct legacy_verdict v = { 0 };
 		unsigned long chunk;
 
-		pthread_mutex_lock(&pool->lock);
+		/* Not shared yet: only a callback of this thread could hold it,
+		 * and legacy_grow() runs callbacks with the lock dropped. */
+		(void)legacy_lock(pool);
 		legacy_grow(pool, &v, &chunk);
-		pthread_mutex_unlock(&pool->lock);
+		legacy_unlock(pool);
 		if (!chunk)
 			break;
 		if (v.what) {
@@ -58,11 +60,19 @@ struct gen_pool *legacy_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
 	}
 	pool->metadata_bytes += sizeof(*pool) + pool->nr_orders * sizeof(*pool->h);
 	pthread_mutex_init(&pool->lock, NULL);
+	atomic_init(&pool->lock_word, 0);
 	pool->get_new_chunk = get_new_chunk;
 	pool->private = data;
 
 	prefill(pool, nr_chunks);
 	return pool;
+}
+
+void legacy_refuse_reentry(const struct gen_pool *pool, const char *func, unsigned long addr,
+			   unsigned long size)
+{
+	genalloc_report(GENALLOC_WARN, GENALLOC_EREENTRY, func, pool, addr, size,
+			GENALLOC_REENTRY_MSG_2005);
 }
 
 void legacy_gen_pool_destroy(struct gen_pool *pool)
@@ -71,9 +81,12 @@ void legacy_gen_pool_destroy(struct gen_pool *pool)
 
 	if (!pool)
 		return;
-	pthread_mutex_lock(&pool->lock);
+	if (!legacy_lock(pool)) {
+		legacy_refuse_reentry(pool, "gen_pool_destroy", 0, 0);
+		return;
+	}
 	live = pool->obtained_bytes + pool->donated_bytes - pool->free_bytes;
-	pthread_mutex_unlock(&pool->lock);
+	legacy_unlock(pool);
 	if (live) {
 		legacy_report_misuse(LEGACY_DESTROY_BUSY, "gen_pool_destroy", pool, 0, live);
 		return;

@@ -88,9 +88,12 @@ int legacy_gen_pool_for_each_block(struct gen_pool *pool, legacy_gen_pool_block_
 				0, 0, pool ? "NULL function" : "NULL pool");
 		return -EINVAL;
 	}
-	pthread_mutex_lock(&pool->lock);
+	if (!legacy_lock(pool)) {
+		legacy_refuse_reentry(pool, "gen_pool_for_each_block", 0, 0);
+		return -EDEADLK;
+	}
 	rc = walk_locked(pool, fn, data);
-	pthread_mutex_unlock(&pool->lock);
+	legacy_unlock(pool);
 	return rc;
 }
 

@@ -143,7 +143,10 @@ void modern_gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st)
 	}
 	/* The lock holds the directory and the lazily built size classes
 	 * still (and, in indexed mode, the bitmaps: an exact snapshot). */
-	modern_lock_acquire(&pool->lock);
+	if (!modern_lock_acquire(&pool->lock)) {
+		modern_refuse_reentry(pool, "gen_pool_stats", 0, 0);
+		return;
+	}
 	st->metadata_bytes = sizeof(*pool) + modern_dir_bytes(pool->dir);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
 		st->nr_chunks++;

@@ -11,7 +11,10 @@
 #include "device.h"
 
 #include <limits.h>
+#include <sched.h>
 #include <stdalign.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +25,16 @@
 
 /*
  * States of a device, in devres_state.  Magic values rather than 0/1 so
- * that an all-zero device that was never initialized is told apart from
- * both a live and a released one.
+ * that an all-zero device, which the first call initialises (the kernel's
+ * bus would have), is told apart from both a live and a released one, and
+ * garbage from all three.  BUSY: a first call is initialising it.  The
+ * state is read and written with atomic built-ins (the member is a plain
+ * unsigned int in the public structure), so threads that meet an all-zero
+ * device at once agree on who initialises it.
  */
 #define DEVRES_LIVE	0x4c495645u	/* "LIVE" */
 #define DEVRES_DEAD	0x44454144u	/* "DEAD" */
+#define DEVRES_BUSY	0x42555359u	/* "BUSY" */
 
 /**
  * struct modern_devres - one managed resource: header and caller's data
@@ -54,18 +62,45 @@ static void report_einval(const char *func, const void *obj, const char *msg)
 			(unsigned long)(uintptr_t)obj, 0, msg);
 }
 
+static void devres_setup(struct device *dev)
+{
+	dev->devres_head = NULL;
+	pthread_mutex_init(&dev->devres_lock, NULL);
+}
+
+/* The device's state, initialising an all-zero device first. */
+static unsigned int device_state(struct device *dev)
+{
+	unsigned int s = __atomic_load_n(&dev->devres_state, __ATOMIC_ACQUIRE);
+
+	if (s == 0 && __atomic_compare_exchange_n(&dev->devres_state, &s, DEVRES_BUSY, false,
+						  __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+		devres_setup(dev);
+		__atomic_store_n(&dev->devres_state, DEVRES_LIVE, __ATOMIC_RELEASE);
+		return DEVRES_LIVE;
+	}
+	while (s == DEVRES_BUSY) {
+		sched_yield();
+		s = __atomic_load_n(&dev->devres_state, __ATOMIC_ACQUIRE);
+	}
+	return s;
+}
+
 /*
  * A device may be used when it is live.  A released device is a legal,
  * empty device for lookups; only the callers that add decide to refuse it.
  */
 static int device_usable(struct device *dev, const char *func)
 {
+	unsigned int s;
+
 	if (!dev) {
 		report_einval(func, NULL, "NULL device");
 		return 0;
 	}
-	if (dev->devres_state != DEVRES_LIVE && dev->devres_state != DEVRES_DEAD) {
-		report_einval(func, dev, "device not initialized");
+	s = device_state(dev);
+	if (s != DEVRES_LIVE && s != DEVRES_DEAD) {
+		report_einval(func, dev, "device state is garbage (not all zero, not initialized)");
 		return 0;
 	}
 	return 1;
@@ -75,7 +110,7 @@ static int device_accepts(struct device *dev, const char *func)
 {
 	if (!device_usable(dev, func))
 		return 0;
-	if (dev->devres_state != DEVRES_LIVE) {
+	if (__atomic_load_n(&dev->devres_state, __ATOMIC_RELAXED) != DEVRES_LIVE) {
 		report_einval(func, dev, "device already released");
 		return 0;
 	}
@@ -90,9 +125,26 @@ void modern_device_initialize(struct device *dev)
 		report_einval("device_initialize", NULL, "NULL device");
 		return;
 	}
-	dev->devres_head = NULL;
-	pthread_mutex_init(&dev->devres_lock, NULL);
-	dev->devres_state = DEVRES_LIVE;
+	devres_setup(dev);
+	__atomic_store_n(&dev->devres_state, DEVRES_LIVE, __ATOMIC_RELEASE);
+}
+
+void modern_dev_printk(const char *level, const struct device *dev, const char *fmt, ...)
+{
+	char line[512];
+	int n;
+	va_list ap;
+
+	n = snprintf(line, sizeof(line), "%s: %s: ",
+		     dev ? (dev->name ? dev->name : "") : "(NULL device *)", level);
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < sizeof(line))
+		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	/* One write, so that concurrent messages do not interleave; the
+	 * kernel's log adds the newline a message lacks. */
+	n = (int)strlen(line);
+	fprintf(stderr, "%s%s", line, n && line[n - 1] == '\n' ? "" : "\n");
 }
 
 /*
@@ -107,7 +159,7 @@ static int devres_release_list(struct device *dev, unsigned int next_state)
 	pthread_mutex_lock(&dev->devres_lock);
 	dr = dev->devres_head;
 	dev->devres_head = NULL;
-	dev->devres_state = next_state;
+	__atomic_store_n(&dev->devres_state, next_state, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&dev->devres_lock);
 
 	while (dr) {
@@ -124,7 +176,7 @@ static int devres_release_list(struct device *dev, unsigned int next_state)
 /* Dead before the releases run: what they would add could never be freed. */
 void modern_device_release(struct device *dev)
 {
-	if (!dev || dev->devres_state != DEVRES_LIVE)
+	if (!dev || __atomic_load_n(&dev->devres_state, __ATOMIC_RELAXED) != DEVRES_LIVE)
 		return;
 	devres_release_list(dev, DEVRES_DEAD);
 	pthread_mutex_destroy(&dev->devres_lock);
@@ -217,7 +269,7 @@ void *modern_devres_find(struct device *dev, dr_release_t release,
 
 	if (!device_usable(dev, "devres_find"))
 		return NULL;
-	if (dev->devres_state != DEVRES_LIVE)
+	if (__atomic_load_n(&dev->devres_state, __ATOMIC_RELAXED) != DEVRES_LIVE)
 		return NULL;
 	pthread_mutex_lock(&dev->devres_lock);
 	dr = devres_lookup(dev, release, match, match_data);
@@ -229,7 +281,7 @@ int modern_devres_release_all(struct device *dev)
 {
 	if (!device_usable(dev, "devres_release_all"))
 		return -ENODEV;
-	if (dev->devres_state != DEVRES_LIVE)
+	if (__atomic_load_n(&dev->devres_state, __ATOMIC_RELAXED) != DEVRES_LIVE)
 		return 0;
 	return devres_release_list(dev, DEVRES_LIVE);
 }
@@ -339,7 +391,7 @@ struct gen_pool *modern_gen_pool_get(struct device *dev, const char *name)
 
 	if (!device_usable(dev, "gen_pool_get"))
 		return NULL;
-	if (dev->devres_state != DEVRES_LIVE)
+	if (__atomic_load_n(&dev->devres_state, __ATOMIC_RELAXED) != DEVRES_LIVE)
 		return NULL;
 	pthread_mutex_lock(&dev->devres_lock);
 	pool = devm_gen_pool_lookup(dev, name);
@@ -364,27 +416,29 @@ static int devm_gen_pool_publish(struct device *dev, struct modern_devres *dr,
 	return taken ? -EINVAL : 0;
 }
 
-static struct gen_pool *devm_gen_pool_duplicate(struct device *dev)
-{
-	report_einval("devm_gen_pool_create", dev, "pool name already used on device");
-	return ERR_PTR(-EINVAL);
-}
 
 struct gen_pool *modern_devm_gen_pool_create(struct device *dev, int min_alloc_order,
 					     int nid, const char *name)
+{
+	return modern_devm_gen_pool_create_mode(dev, min_alloc_order, nid, name, false);
+}
+
+struct gen_pool *modern_devm_gen_pool_create_mode(struct device *dev, int min_alloc_order,
+						  int nid, const char *name, bool lockless)
 {
 	struct gen_pool **slot, *pool;
 	char *pool_name = NULL;
 
 	if (!device_accepts(dev, "devm_gen_pool_create"))
 		return ERR_PTR(-EINVAL);
-	/* Refuse a duplicate before creating anything, as the kernel does. */
+	/* Refuse a duplicate before creating anything, silently, as the
+	 * kernel does. */
 	if (modern_gen_pool_get(dev, name))
-		return devm_gen_pool_duplicate(dev);
+		return ERR_PTR(-EINVAL);
 	if (name && !(pool_name = strdup(name)))
 		return ERR_PTR(-ENOMEM);
 	slot = modern_devres_alloc(devm_gen_pool_release, sizeof(*slot), GFP_KERNEL);
-	pool = slot ? gen_pool_create(min_alloc_order, nid) : NULL;
+	pool = slot ? modern_gen_pool_create_mode(min_alloc_order, nid, lockless) : NULL;
 	if (!pool) {
 		modern_devres_free(slot);
 		free(pool_name);
@@ -395,7 +449,7 @@ struct gen_pool *modern_devm_gen_pool_create(struct device *dev, int min_alloc_o
 	if (devm_gen_pool_publish(dev, devres_of(slot), name)) {
 		modern_devres_free(slot);
 		gen_pool_destroy(pool);
-		return devm_gen_pool_duplicate(dev);
+		return ERR_PTR(-EINVAL);
 	}
 	return pool;
 }

@@ -26,16 +26,22 @@
  * Lifetime of a device:
  *
  *	struct device dev = { .name = "sram" };
- *	device_initialize(&dev);	// list and lock ready
+ *	device_initialize(&dev);	// list and lock ready (optional, below)
  *	pool = devm_gen_pool_create(&dev, 5, -1, "sram-pool");
  *	...
  *	device_release(&dev);		// pool destroyed, device dead
  *
+ * A kernel driver never initialises its device: the bus did.  So a device
+ * whose private fields are all zero (static, or built with an initialiser
+ * that names only public fields) is initialised on first use, by whichever
+ * call comes first, even when several threads come at once.
+ *
  * Errors: misuse is reported through the library's hook (common/error.h)
  * and the call returns its failure value without changing anything:
- *   - a NULL device, or one never device_initialize()d (all-zero): WARN
- *     EINVAL; devres_add does not add, devres_find/devm_kzalloc return NULL,
- *     devres_release_all returns -ENODEV;
+ *   - a NULL device, or one whose private fields hold garbage (neither all
+ *     zero nor set by this model): WARN EINVAL; devres_add does not add,
+ *     devres_find/devm_kzalloc return NULL, devres_release_all returns
+ *     -ENODEV;
  *   - a device already released by device_release(): holds no resources;
  *     lookups return NULL silently, devres_release_all returns 0, and
  *     additions (devres_add, devm_kzalloc, devm_gen_pool_create) are refused
@@ -140,6 +146,63 @@ static inline const char *dev_name(const struct device *dev)
 	return dev && dev->name ? dev->name : "";
 }
 
+/* The kernel's "any NUMA node" (also in modern/genalloc.h). */
+#ifndef NUMA_NO_NODE
+#define NUMA_NO_NODE (-1)
+#endif
+
+/**
+ * dev_to_node() - the NUMA node of a device
+ * @dev: the device (may be NULL)
+ *
+ * Return: NUMA_NO_NODE: the model has no NUMA placement, as a kernel built
+ * without CONFIG_NUMA; genalloc ignores the node it is given anyway.
+ */
+static inline int dev_to_node(const struct device *dev)
+{
+	(void)dev;
+	return NUMA_NO_NODE;
+}
+
+GENALLOC_API void modern_dev_printk(const char *level, const struct device *dev,
+				    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * dev_err(), dev_warn(), dev_notice(), dev_info(), dev_dbg() - a driver's
+ * messages about @dev
+ *
+ * As the kernel's: printf-style, the device named first.  Each is one line
+ * on stderr, "<device name>: <level>: <message>", written at once (NULL
+ * @dev prints "(NULL device *)" as the kernel does).  dev_dbg() prints only
+ * when DEBUG is defined where it is used, as in a kernel without dynamic
+ * debug, and otherwise still checks its arguments.  Each is defined only if
+ * the includer has not defined its own.  Not async-signal-safe (stdio).
+ */
+#ifndef dev_err
+#define dev_err(dev, ...) modern_dev_printk("error", (dev), __VA_ARGS__)
+#endif
+#ifndef dev_warn
+#define dev_warn(dev, ...) modern_dev_printk("warning", (dev), __VA_ARGS__)
+#endif
+#ifndef dev_notice
+#define dev_notice(dev, ...) modern_dev_printk("notice", (dev), __VA_ARGS__)
+#endif
+#ifndef dev_info
+#define dev_info(dev, ...) modern_dev_printk("info", (dev), __VA_ARGS__)
+#endif
+#ifndef dev_dbg
+#ifdef DEBUG
+#define dev_dbg(dev, ...) modern_dev_printk("debug", (dev), __VA_ARGS__)
+#else
+#define dev_dbg(dev, ...)                                                    \
+	do {                                                                 \
+		if (0)                                                       \
+			modern_dev_printk("debug", (dev), __VA_ARGS__);      \
+	} while (0)
+#endif
+#endif
+
 /* ------------------------------------------------------------ managed resources */
 
 /** typedef gfp_t - allocation flags; accepted and ignored */
@@ -201,8 +264,8 @@ static inline void devres_free(void *res)
  *
  * The device now owns the record: device_release() (or devres_release_all())
  * calls its release function and frees it, newest first.  Refused with WARN
- * EINVAL, the record staying the caller's: NULL @dev or @res, a device not
- * initialized or already released, a record already on a device.
+ * EINVAL, the record staying the caller's: NULL @dev or @res, a garbage or
+ * released device, a record already on a device.
  */
 static inline void devres_add(struct device *dev, void *res)
 {
@@ -220,7 +283,7 @@ static inline void devres_add(struct device *dev, void *res)
  * functions on @dev.
  *
  * Return: the newest matching resource's data, or NULL (also for a NULL
- * @release, which no resource has).  NULL or uninitialized @dev: WARN EINVAL.
+ * @release, which no resource has).  NULL or garbage @dev: WARN EINVAL.
  */
 static inline void *devres_find(struct device *dev, dr_release_t release,
 				dr_match_t match, void *match_data)
@@ -238,7 +301,7 @@ static inline void *devres_find(struct device *dev, dr_release_t release,
  * functions add meanwhile are kept for the next release.
  *
  * Return: the number of resources released; -ENODEV (WARN EINVAL) for a
- * NULL or uninitialized @dev; 0 for a released device.
+ * NULL or garbage @dev; 0 for a released device.
  */
 static inline int devres_release_all(struct device *dev)
 {
@@ -253,7 +316,7 @@ static inline int devres_release_all(struct device *dev)
  *
  * Return: the memory, aligned for any type, or NULL: no memory (no report),
  * @size 0 (no report; the kernel returns ZERO_SIZE_PTR), or a NULL,
- * uninitialized or released @dev (WARN EINVAL).
+ * garbage or released @dev (WARN EINVAL).
  */
 static inline void *devm_kzalloc(struct device *dev, size_t size, gfp_t gfp)
 {
@@ -421,10 +484,11 @@ static inline const char *of_node_full_name(const struct device_node *np)
  *	it a copy of @name (NULL stays NULL; gen_pool_destroy() frees the
  *	copy).  Returns the pool, or an error pointer (modern/err.h):
  *	  ERR_PTR(-EINVAL) if @dev already has a pool that gen_pool_get(@dev,
- *	    @name) finds (WARN EINVAL: two unnamed pools count as duplicates,
- *	    as in the kernel); the check and the addition are one atomic step;
- *	  ERR_PTR(-EINVAL) for a NULL, uninitialized or released @dev (WARN
- *	    EINVAL; the kernel would crash or leak);
+ *	    @name) finds, without a report, as in the kernel (two unnamed
+ *	    pools count as duplicates too); the check and the addition are one
+ *	    atomic step;
+ *	  ERR_PTR(-EINVAL) for a NULL, garbage or released @dev (WARN EINVAL;
+ *	    the kernel would crash or leak);
  *	  ERR_PTR(-ENOMEM) if gen_pool_create() fails, including for an order
  *	    out of range (which gen_pool_create() itself reports, WARN EINVAL):
  *	    the kernel knows only this one failure of the creation.
@@ -437,7 +501,7 @@ static inline const char *of_node_full_name(const struct device_node *np)
  *	The newest pool of @dev made by devm_gen_pool_create() whose name
  *	matches: a NULL @name matches only a pool without a name, any other
  *	@name matches by strcmp().  NULL if none, or if @dev was released.
- *	NULL @dev or an uninitialized one: WARN EINVAL, NULL.
+ *	NULL or garbage @dev: WARN EINVAL, NULL.
  *
  * struct gen_pool *of_gen_pool_get(np, propname, index)
  *	Follows the @index-th phandle of property @propname of @np to a node.

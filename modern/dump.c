@@ -24,11 +24,12 @@ static int dump_run(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigne
  * @f:      where to write
  * @format: GENALLOC_DUMP_TEXT or GENALLOC_DUMP_JSON
  *
- * Return: 0, -EINVAL or -EIO (see genalloc.h).
+ * Return: 0, -EINVAL, -EDEADLK or -EIO (see genalloc.h).
  */
 int modern_gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
 {
 	struct genalloc_dump d;
+	int rc;
 
 	if (!pool || !genalloc_dump_valid(f, format)) {
 		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
@@ -36,6 +37,8 @@ int modern_gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
 		return -EINVAL;
 	}
 	genalloc_dump_begin(&d, f, format, "modern", 1UL << pool->min_alloc_order, pool->records);
-	(void)modern_gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, dump_run, &d);
+	rc = modern_gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, dump_run, &d);
+	if (rc)
+		return rc;
 	return genalloc_dump_end(&d);
 }

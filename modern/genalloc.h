@@ -42,11 +42,11 @@
  *      gen_pool_for_each_chunk(), gen_pool_stats() and gen_pool_check(),
  *      if no other thread was inside a call on the pool at the fork
  *      (always so in a single-threaded parent).  Otherwise the copy holds
- *      those calls half done, and a lock one of them held stays held in
- *      the child: there gen_pool_stats(), gen_pool_add*() and, in indexed
- *      mode, allocation and free wait forever (the other queries take no
- *      lock).  After a multi-threaded process forks, POSIX allows the
- *      child only async-signal-safe calls (ASYNC-SIGNAL SAFETY below).
+ *      those calls half done, and a lock another thread held stays held
+ *      in the child: there gen_pool_stats(), gen_pool_add*() and, in
+ *      indexed mode, allocation and free wait forever (the other queries
+ *      take no lock).  After a multi-threaded process forks, POSIX allows
+ *      the child only async-signal-safe calls (SIGNALS AND MODES below).
  *   It must not allocate from, free to or add to the copy.  Those calls
  *   succeed, on the copy: the child is handed blocks the parent holds or
  *   will be handed, the same addresses, and over shared memory or a device
@@ -55,8 +55,34 @@
  *   the child's copy a pool of its own.  To share a region between
  *   processes, let one of them allocate for all.
  *
+ * SIGNALS AND MODES (what is async-signal-safe)
+ *   A pool is lock-free or indexed (below); the header decides which a new
+ *   one is.  Through <linux/genalloc.h>, gen_pool_create() and
+ *   devm_gen_pool_create() make LOCK-FREE pools, the kernel's contract;
+ *   through this header they make INDEXED pools, faster on big pools and
+ *   not async-signal-safe (GENALLOC_DEFAULT_LOCKLESS chooses otherwise;
+ *   gen_pool_set_lockless() switches a pool).
+ *   Lock-free: gen_pool_alloc*(), gen_pool_dma_alloc*() (not zalloc, which
+ *   writes the block) and gen_pool_free*() are async-signal-safe: a signal
+ *   handler may call them even while it interrupts a call on the same pool,
+ *   and is served.
+ *   Indexed: they take the pool's lock, which is never waited for by the
+ *   thread that holds it: a handler that interrupts its thread inside a
+ *   call on the same pool (or a callback that re-enters it) is refused at
+ *   once, WARN EREENTRY, with the failure value (0, NULL; a free frees
+ *   nothing and the block stays allocated).  A handler that interrupts a
+ *   thread outside that pool is served, though not async-signal-safely:
+ *   best fit's first call on a chunk, and aligned fit on a chunk of 2^20
+ *   granules or more, may allocate memory.  Never a deadlock.
+ *   Both modes: gen_pool_virt_to_phys(), gen_pool_has_addr(),
+ *   gen_pool_avail() and gen_pool_size() are async-signal-safe;
+ *   gen_pool_add*(), gen_pool_set_algo() and gen_pool_stats() take the lock
+ *   (refused in the same way when re-entered), gen_pool_create(), _destroy()
+ *   and the device model call malloc() and are not.  A report goes through
+ *   the error hook, whose default handler uses stdio.
+ *
  * TWO MODES, ONE PLACEMENT (gen_pool_set_lockless())
- *   Indexed (the default): every chunk keeps an index of its bitmap's free
+ *   Indexed (this header's default): every chunk keeps an index of its bitmap's free
  *   runs (modern/index.c) and, once best fit has run on it, size classes of its
  *   free runs (modern/sizeclass.c; without memory for them, best fit walks
  *   the runs instead, same answer, and tries again on the next call).  A
@@ -111,17 +137,10 @@
  *   gen_pool_size() and gen_pool_for_each_chunk().  Always locked:
  *   gen_pool_add*() and, in indexed mode, allocation and free.
  *
- * ASYNC-SIGNAL SAFETY
- *   Only in lock-free mode: gen_pool_alloc*(), gen_pool_free*(),
- *   gen_pool_dma_alloc*() (not zalloc) take no lock and call no allocator,
- *   so they may be called from a signal handler, even one interrupting the
- *   same call on the same pool.  In indexed mode they take the pool's lock
- *   (and the first best fit on a chunk allocates its size classes, an
- *   aligned fit on a big chunk may allocate its hints): a
- *   handler that interrupts one of them and allocates from the same pool
- *   deadlocks.  In both modes gen_pool_virt_to_phys(), gen_pool_has_addr(),
- *   gen_pool_avail() and gen_pool_size() are safe.  Reporting an error calls
- *   the installed handler; the default one uses stdio.
+ * ASYNC-SIGNAL SAFETY: see SIGNALS AND MODES at the top.  In indexed
+ *   mode, besides the lock, the first best fit on a chunk allocates its
+ *   size classes and an aligned fit on a big chunk may allocate its hints
+ *   (malloc), which is why a handler is refused there rather than served.
  *
  * BOOKKEEPING (outside the managed memory)
  *   A pool of N bytes in one chunk at granule G = 2^min_alloc_order costs:
@@ -258,9 +277,23 @@ extern "C" {
 
 /* ------------------------------------------------------------------ types */
 
-/* Physical and bus addresses: 64 bits on every host. */
-typedef uint64_t phys_addr_t;
-typedef uint64_t dma_addr_t;
+/*
+ * Physical and bus addresses: the kernel's u64, unsigned long long, on every
+ * host, so that kernel code (and a shim of <linux/types.h>) that typedefs
+ * them itself repeats a compatible definition, and prints them with %llx.
+ */
+typedef unsigned long long phys_addr_t;
+typedef unsigned long long dma_addr_t;
+
+/*
+ * The mode gen_pool_create() and devm_gen_pool_create() give a new pool
+ * (SIGNALS AND MODES above): 0, indexed, through this header; 1, lock-free,
+ * through <linux/genalloc.h>, which defines it before it includes this one.
+ * Defined before the first inclusion, it chooses either way.
+ */
+#ifndef GENALLOC_DEFAULT_LOCKLESS
+#define GENALLOC_DEFAULT_LOCKLESS 0
+#endif
 
 /* The kernel's "any NUMA node", which its callers pass as @nid. */
 #ifndef NUMA_NO_NODE
@@ -404,6 +437,8 @@ struct gen_pool_stats {
 /* ------------------------------------------------------- exported symbols */
 
 GENALLOC_API struct gen_pool *modern_gen_pool_create(int min_alloc_order, int nid);
+GENALLOC_API struct gen_pool *modern_gen_pool_create_mode(int min_alloc_order, int nid,
+							  bool lockless);
 GENALLOC_API int modern_gen_pool_add_owner(struct gen_pool *pool, unsigned long addr,
 					   phys_addr_t phys, size_t size, int nid,
 					   void *owner);
@@ -480,6 +515,10 @@ GENALLOC_API void modern_gen_pool_stats(struct gen_pool *pool, struct gen_pool_s
 GENALLOC_API struct gen_pool *modern_devm_gen_pool_create(struct device *dev,
 							  int min_alloc_order, int nid,
 							  const char *name);
+GENALLOC_API struct gen_pool *modern_devm_gen_pool_create_mode(struct device *dev,
+							       int min_alloc_order, int nid,
+							       const char *name,
+							       bool lockless);
 GENALLOC_API struct gen_pool *modern_gen_pool_get(struct device *dev, const char *name);
 GENALLOC_API struct gen_pool *modern_of_gen_pool_get(struct device_node *np,
 						     const char *propname, int index);
@@ -521,14 +560,16 @@ GENALLOC_API struct gen_pool *modern_of_gen_pool_get(struct device_node *np,
  * @min_alloc_order: log2 of the granule in bytes, 0 .. bits per long - 1
  * @nid:             NUMA node; accepted and ignored
  *
- * The pool starts with gen_pool_first_fit, no data and no name.
+ * The pool starts with gen_pool_first_fit, no data and no name, in indexed
+ * mode through this header and in lock-free mode through
+ * <linux/genalloc.h> (GENALLOC_DEFAULT_LOCKLESS).
  *
  * Return: the pool; NULL when out of memory, or (WARN EINVAL) when
  * @min_alloc_order is out of range.
  */
 static inline struct gen_pool *gen_pool_create(int min_alloc_order, int nid)
 {
-	return modern_gen_pool_create(min_alloc_order, nid);
+	return modern_gen_pool_create_mode(min_alloc_order, nid, GENALLOC_DEFAULT_LOCKLESS);
 }
 
 /**
@@ -551,13 +592,15 @@ static inline void gen_pool_destroy(struct gen_pool *pool)
  * @nid:             ignored
  * @name:            the pool's name, for gen_pool_get(); may be NULL
  *
- * Implemented by the device model (modern/device.h documents it).
+ * The pool's mode is gen_pool_create()'s.  Implemented by the device model
+ * (modern/device.h documents it).
  */
 static inline struct gen_pool *devm_gen_pool_create(struct device *dev,
 						    int min_alloc_order, int nid,
 						    const char *name)
 {
-	return modern_devm_gen_pool_create(dev, min_alloc_order, nid, name);
+	return modern_devm_gen_pool_create_mode(dev, min_alloc_order, nid, name,
+						GENALLOC_DEFAULT_LOCKLESS);
 }
 
 /**
@@ -602,7 +645,9 @@ static inline struct gen_pool *of_gen_pool_get(struct device_node *np,
  * never touched.  May run concurrently with the calls CONCURRENCY above
  * lists (not destroy, set_algo, set_lockless or check).
  *
- * Return: 0; -ENOMEM when the bookkeeping cannot be allocated (with the
+ * Return: 0; -EDEADLK (WARN EREENTRY) when this thread is already inside a
+ * locked call on @pool (see SIGNALS AND MODES); -ENOMEM when the
+ * bookkeeping cannot be allocated (with the
  * memory for the aligned-fit hints of a chunk of 2^20 granules or more when
  * the pool's algorithm is gen_pool_first_fit_order_align or
  * gen_pool_first_fit_align); -EINVAL after
@@ -668,7 +713,9 @@ static inline int gen_pool_add(struct gen_pool *pool, unsigned long addr,
  * under the pool's lock and the index is told what it claimed (it must not
  * write the bitmap itself).  Lock-free mode: the kernel's path.
  *
- * Return: the block's address, or 0: no room; @size 0; a size of more than
+ * Return: the block's address, or 0: no room; refused in indexed mode when
+ * this thread is already inside a locked call on @pool (WARN EREENTRY,
+ * reported as gen_pool_alloc; see SIGNALS AND MODES); @size 0; a size of more than
  * UINT_MAX granules or one whose rounding overflows (no report); a NULL pool
  * (WARN EINVAL); bad data for gen_pool_first_fit_align/gen_pool_fixed_alloc
  * (WARN EINVAL).
@@ -751,7 +798,8 @@ static inline void gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo,
  *            with compare-and-swap; neither takes a lock, and both are
  *            async-signal-safe.
  *
- * Not a kernel call (the kernel only has the lock-free path).  Switching back
+ * Not a kernel call (the kernel only has the lock-free path); kernel code
+ * needs none, since <linux/genalloc.h> makes lock-free pools.  Switching back
  * to indexed mode rebuilds the index from the bitmaps, O(bitmap words).
  * Must not overlap any other call on @pool.
  */
@@ -873,7 +921,8 @@ static inline void *gen_pool_dma_zalloc_align(struct gen_pool *pool, size_t size
  * or wraps), EDOUBLEFREE (a granule of the range is free, including a free
  * racing with another free of the same block, which then changes nothing).
  * See LIMITS above, and for lock-free mode its racing frees of overlapping
- * ranges.
+ * ranges.  In indexed mode a free by a thread already inside a locked call
+ * on @pool is refused (WARN EREENTRY, nothing freed; see SIGNALS AND MODES).
  */
 static inline void gen_pool_free_owner(struct gen_pool *pool, unsigned long addr,
 				       size_t size, void **owner)
@@ -1047,6 +1096,7 @@ GENALLOC_API int modern_gen_pool_add_used(struct gen_pool *pool, unsigned long a
 GENALLOC_API int modern_gen_pool_use_block_records(struct gen_pool *pool);
 GENALLOC_API size_t modern_gen_pool_free_addr(struct gen_pool *pool, unsigned long addr);
 GENALLOC_API int modern_gen_pool_dump(struct gen_pool *pool, FILE *f, int format);
+GENALLOC_API bool modern_gen_pool_held_by_caller(struct gen_pool *pool);
 GENALLOC_API int modern_gen_pool_for_each_run(struct gen_pool *pool, unsigned int which,
 					      gen_pool_run_fn func, void *data);
 
@@ -1106,7 +1156,9 @@ static inline int gen_pool_add_used(struct gen_pool *pool, unsigned long addr, s
  * Cost: nbits / 8 more bytes of bookkeeping a chunk; one store an
  * allocation; a free reads the records over its own range.
  *
- * Return: 0, or -EINVAL.
+ * Called where gen_pool_held_by_caller() is true: WARN EREENTRY, -EDEADLK.
+ *
+ * Return: 0, -EINVAL or -EDEADLK.
  */
 static inline int gen_pool_use_block_records(struct gen_pool *pool)
 {
@@ -1122,7 +1174,8 @@ static inline int gen_pool_use_block_records(struct gen_pool *pool)
  * Not the kernel's.  The size is the block's, from the records.  An
  * address in no chunk (EFOREIGN), off a granule (EMISALIGNED), on a free
  * granule (EDOUBLEFREE) or inside a block (EFOREIGN) is a BUG that changes
- * nothing.  Takes the pool's lock; not async-signal-safe.
+ * nothing.  Takes the pool's lock: where gen_pool_held_by_caller() is
+ * true, WARN EREENTRY and 0.
  *
  * Return: the bytes freed (a whole number of granules), or 0.
  */
@@ -1151,7 +1204,9 @@ static inline size_t gen_pool_free_addr(struct gen_pool *pool, unsigned long add
  * for it: the runs are exact only while none is in flight.  Not
  * async-signal-safe.  Costs O(bitmap words + runs).
  *
- * Return: 0 after the whole walk, else what @func returned to stop it.
+ * Return: 0 after the whole walk, else what @func returned to stop it;
+ * -EDEADLK (WARN EREENTRY) when this thread is already inside a locked call
+ * on @pool (a signal handler that interrupted it).
  */
 static inline int gen_pool_for_each_run(struct gen_pool *pool, unsigned int which,
 					gen_pool_run_fn func, void *data)
@@ -1175,11 +1230,31 @@ static inline int gen_pool_for_each_run(struct gen_pool *pool, unsigned int whic
  * wait for it); in lock-free mode exact only while none is in flight.  Not
  * async-signal-safe.  Costs O(bitmap words + runs).
  *
- * Return: 0, -EINVAL, or -EIO when writing to @f failed.
+ * Called where gen_pool_held_by_caller() is true: WARN EREENTRY, -EDEADLK,
+ * nothing written.
+ *
+ * Return: 0, -EINVAL, -EDEADLK, or -EIO when writing to @f failed.
  */
 static inline int gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
 {
 	return modern_gen_pool_dump(pool, f, format);
+}
+
+/**
+ * gen_pool_held_by_caller() - is the calling thread inside a locked call on @pool?
+ * @pool: the pool (NULL: false)
+ *
+ * True only in a signal handler that interrupted its thread inside a call
+ * that holds @pool's lock, or in a callback run under it: there, the
+ * calls that take the lock are refused (SIGNALS AND MODES).  A handler may
+ * use it to defer its work rather than be refused, and a caller whose
+ * allocation failed to tell a refusal from a full pool.  Always false on a
+ * lock-free pool's allocation path, which takes no lock.
+ * Async-signal-safe.
+ */
+static inline bool gen_pool_held_by_caller(struct gen_pool *pool)
+{
+	return modern_gen_pool_held_by_caller(pool);
 }
 
 #ifdef __cplusplus

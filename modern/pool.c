@@ -41,6 +41,21 @@ static bool pool_ok(const struct gen_pool *pool, const char *func)
 	return false;
 }
 
+/*
+ * A call that found the pool's lock held by its own thread: a signal handler
+ * that interrupted a call on the pool, or a callback run under the lock.
+ * Waiting would wait forever, so the call is refused instead.
+ */
+void modern_refuse_reentry(struct gen_pool *pool, const char *func, unsigned long addr,
+			   size_t size)
+{
+	genalloc_report(GENALLOC_WARN, GENALLOC_EREENTRY, func, pool, addr, size,
+			"this thread is already inside a locked call on the pool (a signal "
+			"handler interrupted it, or a callback re-entered it): use a "
+			"lock-free pool (gen_pool_set_lockless(), the default through "
+			"<linux/genalloc.h>), or block the signal around the pool's calls");
+}
+
 /* The chunk holding @addr, or NULL. Chunks never overlap: at most one. */
 static struct gen_pool_chunk *find_chunk(struct gen_pool *pool, unsigned long addr)
 {
@@ -89,6 +104,21 @@ size_t modern_chunk_meta_bytes(const struct gen_pool *pool, unsigned long nbits)
  */
 struct gen_pool *modern_gen_pool_create(int min_alloc_order, int nid)
 {
+	return modern_gen_pool_create_mode(min_alloc_order, nid, false);
+}
+
+/**
+ * modern_gen_pool_create_mode() - gen_pool_create() in a chosen mode
+ * @min_alloc_order: log2 of the granule in bytes
+ * @nid:             ignored
+ * @lockless:        true for the kernel's lock-free path, false for the index
+ *
+ * What gen_pool_create() calls, with the mode its header chose.
+ *
+ * Return: the pool, or NULL.
+ */
+struct gen_pool *modern_gen_pool_create_mode(int min_alloc_order, int nid, bool lockless)
+{
 	struct gen_pool *pool;
 
 	(void)nid;
@@ -111,7 +141,7 @@ struct gen_pool *modern_gen_pool_create(int min_alloc_order, int nid)
 	pool->algo = gen_pool_first_fit;
 	pool->data = NULL;
 	pool->name = NULL;
-	pool->lockless = false;
+	pool->lockless = lockless;
 	pool->records = false;
 	return pool;
 }
@@ -135,12 +165,14 @@ static bool range_ok(struct gen_pool *pool, unsigned long addr, size_t size,
 }
 
 /* Link a finished chunk in front and into the directory: 0, -EINVAL if it
- * overlaps a chunk already there, -ENOMEM. */
+ * overlaps a chunk already there, -ENOMEM, -EDEADLK if this thread holds the
+ * lock already. */
 static int publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk)
 {
 	int rc = 0;
 
-	modern_lock_acquire(&pool->lock);
+	if (!modern_lock_acquire(&pool->lock))
+		return -EDEADLK;
 	if (modern_dir_overlaps(pool->dir, chunk->start_addr, chunk->end_addr))
 		rc = -EINVAL;
 	else if (modern_dir_add(pool->dir, chunk))
@@ -206,6 +238,10 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 		modern_meta_free(chunk, chunk_bytes(nbits, pool->records));
 		if (rc == -ENOMEM)
 			return rc;
+		if (rc == -EDEADLK) {
+			modern_refuse_reentry(pool, func, virt, size);
+			return rc;
+		}
 		genalloc_report(GENALLOC_WARN, GENALLOC_EOVERLAP, func, pool, virt, size,
 				"range overlaps a chunk of the pool");
 		return -EINVAL;
@@ -484,7 +520,10 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 	size_t slot;
 	bool aimed;
 
-	modern_lock_acquire(&pool->lock);
+	if (!modern_lock_acquire(&pool->lock)) {
+		modern_refuse_reentry(pool, "gen_pool_alloc", 0, size);
+		return 0;
+	}
 	aimed = aligned_kind(kind) && aim_dir(pool, kind, data);
 	slot = modern_dir_count(pool->dir);
 	while (slot-- > 0) {
@@ -728,6 +767,9 @@ static const struct free_error foreign = { GENALLOC_EFOREIGN,
 static const struct free_error already_free = { GENALLOC_EDOUBLEFREE,
 						"part of the range is already free" };
 
+/* Not misuse of the block: the pool's lock is held by this very thread. */
+static const struct free_error reentered = { GENALLOC_EREENTRY, NULL };
+
 /*
  * Everything that makes a free wrong except bits already clear, which each
  * mode tests its own way.  Sets @start/@nbits to the granules to release;
@@ -812,7 +854,11 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 	size_t slot = 0;
 	bool ok = true;
 
-	modern_lock_acquire(&pool->lock);
+	*found = NULL;
+	if (!modern_lock_acquire(&pool->lock)) {
+		*err = reentered;
+		return false;
+	}
 	chunk = modern_dir_lookup(pool->dir, addr, &slot);
 	if (by_addr)
 		ok = size_from_records(pool, chunk, addr, err, &size);
@@ -916,7 +962,10 @@ free_block(struct gen_pool *pool, unsigned long addr, size_t size, void **owner,
 	else
 		ok = free_indexed(pool, addr, size, &err, &chunk, NULL);
 	if (!ok) {
-		genalloc_report(GENALLOC_BUG, err.code, func, pool, addr, size, err.msg);
+		if (err.code == GENALLOC_EREENTRY)
+			modern_refuse_reentry(pool, func, addr, size);
+		else
+			genalloc_report(GENALLOC_BUG, err.code, func, pool, addr, size, err.msg);
 		return;
 	}
 	if (owner)
@@ -969,8 +1018,11 @@ size_t modern_gen_pool_free_addr(struct gen_pool *pool, unsigned long addr)
 		return 0;
 	}
 	if (!free_indexed(pool, addr, 0, &err, &chunk, &size)) {
-		genalloc_report(GENALLOC_BUG, err.code, "gen_pool_free_addr", pool, addr, 0,
-				err.msg);
+		if (err.code == GENALLOC_EREENTRY)
+			modern_refuse_reentry(pool, "gen_pool_free_addr", addr, 0);
+		else
+			genalloc_report(GENALLOC_BUG, err.code, "gen_pool_free_addr", pool, addr,
+					0, err.msg);
 		return 0;
 	}
 	return size;
@@ -980,7 +1032,7 @@ size_t modern_gen_pool_free_addr(struct gen_pool *pool, unsigned long addr)
  * gen_pool_use_block_records() - keep a record of where each block starts
  * @pool: the pool, with no chunk yet
  *
- * Return: 0, or -EINVAL (see genalloc.h).
+ * Return: 0, -EINVAL or -EDEADLK (see genalloc.h).
  */
 int modern_gen_pool_use_block_records(struct gen_pool *pool)
 {
@@ -988,7 +1040,10 @@ int modern_gen_pool_use_block_records(struct gen_pool *pool)
 
 	if (!pool_ok(pool, "gen_pool_use_block_records"))
 		return -EINVAL;
-	modern_lock_acquire(&pool->lock);
+	if (!modern_lock_acquire(&pool->lock)) {
+		modern_refuse_reentry(pool, "gen_pool_use_block_records", 0, 0);
+		return -EDEADLK;
+	}
 	if (modern_dir_count(pool->dir))
 		msg = "the pool already has memory";
 	else
@@ -1124,8 +1179,11 @@ void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo, void *
 	if (!aligned_algo(pool->algo))
 		return;
 	/* Hints for the chunks already in; without memory, the first search
-	 * of a chunk tries again. */
-	modern_lock_acquire(&pool->lock);
+	 * of a chunk tries again (and so it does after a refusal). */
+	if (!modern_lock_acquire(&pool->lock)) {
+		modern_refuse_reentry(pool, "gen_pool_set_algo", 0, 0);
+		return;
+	}
 	for (slot = 0; slot < modern_dir_count(pool->dir); slot++) {
 		chunk = modern_dir_chunk(pool->dir, slot);
 		if (chunk->index && modern_index_hints_fit(chunk->nbits))

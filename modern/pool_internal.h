@@ -24,6 +24,17 @@ static inline unsigned long modern_chunk_size(const struct gen_pool_chunk *chunk
 	return chunk->end_addr - chunk->start_addr + 1;
 }
 
+/**
+ * modern_refuse_reentry() - report a call refused because its own thread
+ * holds the pool's lock (WARN EREENTRY, naming the cause and the fix)
+ * @pool: the pool
+ * @func: the public function's kernel name
+ * @addr: the address involved, or 0
+ * @size: the size involved, or 0
+ */
+void modern_refuse_reentry(struct gen_pool *pool, const char *func, unsigned long addr,
+			   size_t size);
+
 /* Bytes of bookkeeping for a chunk of @nbits granules. */
 size_t modern_chunk_meta_bytes(const struct gen_pool *pool, unsigned long nbits);
 

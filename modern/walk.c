@@ -83,8 +83,8 @@ static int walk_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsig
  * @func:  the visitor
  * @data:  passed to @func
  *
- * Return: 0, what @func returned to stop the walk, or -EINVAL (see
- * genalloc.h).
+ * Return: 0, what @func returned to stop the walk, -EINVAL or -EDEADLK
+ * (see genalloc.h).
  */
 int modern_gen_pool_for_each_run(struct gen_pool *pool, unsigned int which,
 				 gen_pool_run_fn func, void *data)
@@ -94,11 +94,23 @@ int modern_gen_pool_for_each_run(struct gen_pool *pool, unsigned int which,
 
 	if (!walk_args_ok(pool, which, func))
 		return -EINVAL;
-	modern_lock_acquire(&pool->lock);
+	if (!modern_lock_acquire(&pool->lock)) {
+		modern_refuse_reentry(pool, "gen_pool_for_each_run", 0, 0);
+		return -EDEADLK;
+	}
 	dir = pool->dir;
 	for (size_t i = 0; i < modern_dir_count(dir) && !rc; i++)
 		rc = walk_chunk(pool, modern_dir_chunk(dir, dir->by_addr[i].slot), which, func,
 				data);
 	modern_lock_release(&pool->lock);
 	return rc;
+}
+
+/*
+ * gen_pool_held_by_caller() - see genalloc.h.  The lock word holds its
+ * holder's token, which only this thread writes as its own.
+ */
+bool modern_gen_pool_held_by_caller(struct gen_pool *pool)
+{
+	return pool && genalloc_lock_mine(&pool->lock.word);
 }

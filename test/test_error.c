@@ -87,7 +87,7 @@ END_TEST
 
 START_TEST(strerror_names_every_code)
 {
-	for (int c = GENALLOC_EINVAL; c <= GENALLOC_ECORRUPT; c++)
+	for (int c = GENALLOC_EINVAL; c <= GENALLOC_EREENTRY; c++)
 		ck_assert_str_ne(genalloc_strerror(c), "unknown error");
 	ck_assert_str_eq(genalloc_strerror(0), "unknown error");
 	ck_assert_str_eq(genalloc_strerror(GENALLOC_EDOUBLEFREE), "double free");
@@ -111,10 +111,11 @@ START_TEST(strerror_names_are_as_listed)
 		{ GENALLOC_EBUSY, "pool has live allocations" },
 		{ GENALLOC_EOVERLAP, "memory overlaps the pool" },
 		{ GENALLOC_ECORRUPT, "inconsistent pool state" },
+		{ GENALLOC_EREENTRY, "pool re-entered by its own thread" },
 	};
 	size_t n = sizeof(names) / sizeof(names[0]);
 
-	ck_assert_uint_eq(n, GENALLOC_ECORRUPT - GENALLOC_EINVAL + 1);
+	ck_assert_uint_eq(n, GENALLOC_EREENTRY - GENALLOC_EINVAL + 1);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_str_eq(genalloc_strerror(names[i].code), names[i].name);
 }

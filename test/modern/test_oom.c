@@ -381,7 +381,7 @@ START_TEST(devm_duplicate_is_refused_before_allocating)
 	OOM_RUN(0, failed, second = devm_gen_pool_create(&dev, 4, -1, "sram"));
 	ck_assert_int_eq(failed, 0);
 	ck_assert_ptr_eq(second, ERR_PTR(-EINVAL));
-	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(errors_seen(), 0);	/* silent, as the kernel */
 	ck_assert_ptr_eq(gen_pool_get(&dev, "sram"), first);
 	ck_assert_int_eq(devres_release_all(&dev), 1);
 	device_release(&dev);

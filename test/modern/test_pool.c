@@ -17,7 +17,6 @@
 #include "modern/chunkdir_internal.h"
 #include "modern/bitmap_internal.h"
 #include "modern/index_internal.h"
-#include "modern/linux/genalloc.h"	/* the kernel include path compiles too */
 
 static struct gen_pool *new_pool(int order)
 {
