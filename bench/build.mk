@@ -71,7 +71,7 @@ $(foreach v,$(filter-out $(COMPARE_VARS),$(foreach v,$(.VARIABLES),\
 	$(warning make compare: $(v) is not a variable make compare reads (TRACE=, COMPARE_ARGS=)))
 endif
 
-compare: deps-gnuplot
+compare: deps-gnuplot deps-jq
 	@$(MAKE) --no-print-directory VARIANT=release bench-programs
 	$(BENCH_RELEASE)/genalloc-compare $(if $(TRACE),-w '$(TRACE)') $(COMPARE_ARGS)
 

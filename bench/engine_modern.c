@@ -76,8 +76,9 @@ static struct bench_pool *modern_create(const struct bench_engine *e,
 	/* Bit 2: the kernel's own path, lock-free with a linear search. */
 	if (!(e->arg & 8))
 		gen_pool_set_lockless(gp, e->arg & 4);
-	/* Bit 4: block records, to weigh them against the same pool without. */
-	if ((e->arg & 16) && gen_pool_use_block_records(gp))
+	/* Bit 4: block records, to weigh them against the same pool without
+	 * (and every pool that is to be dumped). */
+	if ((e->arg & 16 || cfg->blocks) && gen_pool_use_block_records(gp))
 		goto fail_pool;
 	p->impl = gp;
 	if (cfg->regime == BENCH_FIXED && cfg->nr_chunks > 1) {
@@ -136,6 +137,11 @@ static void modern_stats(struct bench_pool *p, struct bench_stats *st)
 	st->metadata = s.metadata_bytes;
 }
 
+static int modern_dump(struct bench_pool *p, FILE *f)
+{
+	return gen_pool_dump(p->impl, f, GENALLOC_DUMP_JSON);
+}
+
 static void modern_destroy(struct bench_pool *p)
 {
 	gen_pool_destroy(p->impl);
@@ -156,7 +162,8 @@ static void modern_measured(struct bench_pool *p, int on)
 
 #define MODERN(nm, algo, order, d) \
 	{ nm, "modern", d, modern_create, modern_alloc, modern_free, \
-	  modern_granted, modern_stats, modern_destroy, NULL, algo, order, modern_measured }
+	  modern_granted, modern_stats, modern_destroy, NULL, algo, order, modern_measured, \
+	  modern_dump }
 
 const struct bench_engine bench_engines_modern[] = {
 	MODERN("ff8", 0, 3, "modern bitmap, gen_pool_first_fit, 8-byte granule"),
