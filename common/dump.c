@@ -13,20 +13,21 @@
 #include <string.h>
 
 #include "dump_internal.h"
-
-bool genalloc_dump_valid(FILE *f, int format)
-{
-	return f && (format == GENALLOC_DUMP_TEXT || format == GENALLOC_DUMP_JSON);
-}
+#include "error.h"
 
 static bool json(const struct genalloc_dump *d)
 {
 	return d->format == GENALLOC_DUMP_JSON;
 }
 
-void genalloc_dump_begin(struct genalloc_dump *d, FILE *f, int format, const char *engine,
-			 unsigned long granule, bool blocks)
+bool genalloc_dump_begin(struct genalloc_dump *d, const void *pool, FILE *f, int format,
+			 const char *engine, unsigned long granule, bool blocks)
 {
+	if (!pool || !f || (format != GENALLOC_DUMP_TEXT && format != GENALLOC_DUMP_JSON)) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
+				!pool ? "NULL pool" : f ? "unknown format" : "NULL file");
+		return false;
+	}
 	memset(d, 0, sizeof(*d));
 	d->f = f;
 	d->format = format;
@@ -38,6 +39,7 @@ void genalloc_dump_begin(struct genalloc_dump *d, FILE *f, int format, const cha
 	else
 		fprintf(f, "%s pool, granule %lu, %s\n", engine, granule,
 			blocks ? "blocks" : "runs of used granules");
+	return true;
 }
 
 static void write_counts(FILE *f, const struct genalloc_dump_counts *c)
@@ -156,10 +158,12 @@ void genalloc_dump_block(struct genalloc_dump *d, unsigned long chunk, unsigned 
 	genalloc_dump_run(d, addr, size, used);
 }
 
-int genalloc_dump_end(struct genalloc_dump *d)
+int genalloc_dump_end(struct genalloc_dump *d, int walk_rc)
 {
 	const struct genalloc_dump_counts *t = &d->total;
 
+	if (walk_rc)
+		return walk_rc;
 	close_chunk(d);
 	if (json(d)) {
 		fprintf(d->f, "],\"totals\":{\"chunks\":%lu,\"size\":%lu,", d->nr_chunks, t->size);

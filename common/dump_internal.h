@@ -34,21 +34,20 @@ struct genalloc_dump {
 };
 
 /**
- * genalloc_dump_valid() - are @f and @format usable?  (No report.)
- */
-bool genalloc_dump_valid(FILE *f, int format);
-
-/**
- * genalloc_dump_begin() - open a dump
+ * genalloc_dump_begin() - check the arguments, open a dump
  * @d:       the writer's state
+ * @pool:    the pool, for the report
  * @f:       where to write
  * @format:  GENALLOC_DUMP_TEXT or GENALLOC_DUMP_JSON
  * @engine:  the engine's name in the schema
  * @granule: bytes
  * @blocks:  each used run is a block (else a maximal run of used granules)
+ *
+ * Return: true; false after WARN EINVAL (as gen_pool_dump) for a NULL
+ * @pool or @f or an unknown @format, nothing written.
  */
-void genalloc_dump_begin(struct genalloc_dump *d, FILE *f, int format, const char *engine,
-			 unsigned long granule, bool blocks);
+bool genalloc_dump_begin(struct genalloc_dump *d, const void *pool, FILE *f, int format,
+			 const char *engine, unsigned long granule, bool blocks);
 
 /** genalloc_dump_chunk() - close the open chunk, open [@start, +@size) */
 void genalloc_dump_chunk(struct genalloc_dump *d, unsigned long start, unsigned long size);
@@ -73,9 +72,12 @@ void genalloc_dump_block(struct genalloc_dump *d, unsigned long chunk, unsigned 
 
 /**
  * genalloc_dump_end() - close the last chunk, write the totals
+ * @d:       the writer
+ * @walk_rc: what the engine's walk returned: not 0, the dump stops there
+ *           and that is the answer
  *
- * Return: 0, or -EIO if writing failed.
+ * Return: @walk_rc if not 0; else 0, or -EIO if writing failed.
  */
-int genalloc_dump_end(struct genalloc_dump *d);
+int genalloc_dump_end(struct genalloc_dump *d, int walk_rc);
 
 #endif /* GENALLOC_COMMON_DUMP_INTERNAL_H */

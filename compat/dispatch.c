@@ -230,19 +230,11 @@ GENALLOC_API int compat_gen_pool_dump(struct gen_pool *pool, FILE *f, int format
 {
 	struct genalloc_dump d;
 	char engine[32];
-	int rc;
 
-	if (!pool || !genalloc_dump_valid(f, format)) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
-				!pool ? "NULL pool" : f ? "unknown format" : "NULL file");
+	snprintf(engine, sizeof(engine), "compat-%s", pool ? pool->ops->name : "");
+	if (!genalloc_dump_begin(&d, pool, f, format, engine, 1UL << ALLOC_MIN_SHIFT, true))
 		return -EINVAL;
-	}
-	snprintf(engine, sizeof(engine), "compat-%s", pool->ops->name);
-	genalloc_dump_begin(&d, f, format, engine, 1UL << ALLOC_MIN_SHIFT, true);
-	rc = compat_gen_pool_for_each_block(pool, dump_block, &d);
-	if (rc)
-		return rc;
-	return genalloc_dump_end(&d);
+	return genalloc_dump_end(&d, compat_gen_pool_for_each_block(pool, dump_block, &d));
 }
 
 unsigned long compat_call_get_new_chunk(void *cpool, void *engine)

@@ -108,16 +108,8 @@ static int dump_block(struct gen_pool *pool, unsigned long chunk, unsigned long 
 int legacy_gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
 {
 	struct genalloc_dump d;
-	int rc;
 
-	if (!pool || !genalloc_dump_valid(f, format)) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
-				!pool ? "NULL pool" : f ? "unknown format" : "NULL file");
+	if (!genalloc_dump_begin(&d, pool, f, format, "legacy", 1UL << ALLOC_MIN_SHIFT, true))
 		return -EINVAL;
-	}
-	genalloc_dump_begin(&d, f, format, "legacy", 1UL << ALLOC_MIN_SHIFT, true);
-	rc = legacy_gen_pool_for_each_block(pool, dump_block, &d);
-	if (rc)
-		return rc;
-	return genalloc_dump_end(&d);
+	return genalloc_dump_end(&d, legacy_gen_pool_for_each_block(pool, dump_block, &d));
 }

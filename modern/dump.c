@@ -29,16 +29,10 @@ static int dump_run(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigne
 int modern_gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
 {
 	struct genalloc_dump d;
-	int rc;
 
-	if (!pool || !genalloc_dump_valid(f, format)) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
-				!pool ? "NULL pool" : f ? "unknown format" : "NULL file");
+	if (!genalloc_dump_begin(&d, pool, f, format, "modern",
+				 pool ? 1UL << pool->min_alloc_order : 0, pool && pool->records))
 		return -EINVAL;
-	}
-	genalloc_dump_begin(&d, f, format, "modern", 1UL << pool->min_alloc_order, pool->records);
-	rc = modern_gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, dump_run, &d);
-	if (rc)
-		return rc;
-	return genalloc_dump_end(&d);
+	return genalloc_dump_end(&d, modern_gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL,
+								  dump_run, &d));
 }
