@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../support.h"
 #include "modern/genalloc.h"
@@ -451,6 +452,30 @@ START_TEST(random_against_model)
 }
 END_TEST
 
+/* The word-at-a-time range test against a bit-by-bit one, on sparse maps
+ * and ranges of every alignment from one bit to sixteen words. */
+START_TEST(any_set_matches_bit_by_bit)
+{
+	unsigned long map[20];
+
+	srand(7);
+	for (int round = 0; round < 2000; round++) {
+		unsigned long from = (unsigned long)rand() % 300, to = from + (unsigned long)rand() % 1000;
+		bool want = false;
+
+		memset(map, 0, sizeof(map));
+		for (int k = rand() % 3; k > 0; k--) {
+			unsigned long b = (unsigned long)rand() % (20 * MODERN_BITS_PER_LONG);
+
+			map[b / MODERN_BITS_PER_LONG] |= 1UL << (b % MODERN_BITS_PER_LONG);
+		}
+		for (unsigned long b = from; b < to; b++)
+			want |= (map[b / MODERN_BITS_PER_LONG] >> (b % MODERN_BITS_PER_LONG)) & 1;
+		ck_assert_int_eq(modern_records_any(map, from, to), want);
+	}
+}
+END_TEST
+
 Suite *modern_records_suite(void)
 {
 	Suite *s = suite_create("modern_records");
@@ -467,6 +492,7 @@ Suite *modern_records_suite(void)
 	tcase_add_test(tc, opt_in_only_before_memory);
 	tcase_add_test(tc, added_used_is_one_block);
 	tcase_add_test(tc, checker_verifies_records);
+	tcase_add_test(tc, any_set_matches_bit_by_bit);
 	tcase_add_loop_test(tc, walk_tells_blocks_apart, 0, 2 * NALGOS);
 	tcase_add_loop_test(tc, random_against_model, 0, 2 * NALGOS);
 	suite_add_tcase(s, tc);
