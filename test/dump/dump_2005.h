@@ -15,11 +15,11 @@
 #define D2005_CHUNKS 4
 #define D2005_LIVE 256
 
-/* Static, so that the leak checkers see the memory and the pool still
- * reachable when the program ends. */
 static void *d2005_mem[D2005_CHUNKS + 1];
 static int d2005_nr;
-static struct gen_pool *d2005_pool;
+static unsigned long d2005_addr[D2005_LIVE];
+static int d2005_size[D2005_LIVE];
+static int d2005_live;
 
 /* Chunks at whatever address aligned_alloc() gives: their order is not
  * the order of the calls, as in a driver. */
@@ -34,9 +34,8 @@ static unsigned long d2005_get_chunk(struct gen_pool *pool)
 
 static void d2005_churn(struct gen_pool *pool, unsigned int seed)
 {
-	static unsigned long addr[D2005_LIVE];
-	static int size[D2005_LIVE];
-	int n = 0;
+	unsigned long *addr = d2005_addr;
+	int *size = d2005_size, n = 0;
 
 	srand(seed);
 	/* Half a frame donated: a chunk that is not a whole frame. */
@@ -56,6 +55,17 @@ static void d2005_churn(struct gen_pool *pool, unsigned int seed)
 			size[k] = size[n];
 		}
 	}
+	d2005_live = n;
+}
+
+/* Every live block freed, the pool destroyed, its memory given back. */
+static void d2005_release(struct gen_pool *pool)
+{
+	while (d2005_live--)
+		gen_pool_free(pool, d2005_addr[d2005_live], d2005_size[d2005_live]);
+	gen_pool_destroy(pool);
+	for (int i = 0; i <= D2005_CHUNKS; i++)
+		free(d2005_mem[i]);
 }
 
 static int d2005_walk_line(struct gen_pool *pool, unsigned long chunk, unsigned long chunk_size,

@@ -13,11 +13,13 @@ int dumper_compat(bool bitmap, unsigned int seed, FILE *json, FILE *walk)
 							       : COMPAT_BACKEND_BUDDY,
 							D2005_CHUNKS - 1, D2005_SHIFT,
 							d2005_get_chunk, 0);
+	int rc;
 
-	d2005_pool = pool;
 	if (!pool)
 		return 1;
 	d2005_churn(pool, seed);
-	return compat_gen_pool_dump(pool, json, GENALLOC_DUMP_JSON) ||
-	       compat_gen_pool_for_each_block(pool, d2005_walk_line, walk);
+	rc = compat_gen_pool_dump(pool, json, GENALLOC_DUMP_JSON) ||
+	     compat_gen_pool_for_each_block(pool, d2005_walk_line, walk);
+	d2005_release(pool);
+	return rc;
 }

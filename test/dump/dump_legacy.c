@@ -10,11 +10,13 @@
 int dumper_legacy(unsigned int seed, FILE *json, FILE *walk)
 {
 	struct gen_pool *pool = alloc_gen_pool(D2005_CHUNKS - 1, D2005_SHIFT, d2005_get_chunk, 0);
+	int rc;
 
-	d2005_pool = pool;
 	if (!pool)
 		return 1;
 	d2005_churn(pool, seed);
-	return legacy_gen_pool_dump(pool, json, GENALLOC_DUMP_JSON) ||
-	       legacy_gen_pool_for_each_block(pool, d2005_walk_line, walk);
+	rc = legacy_gen_pool_dump(pool, json, GENALLOC_DUMP_JSON) ||
+	     legacy_gen_pool_for_each_block(pool, d2005_walk_line, walk);
+	d2005_release(pool);
+	return rc;
 }

@@ -33,10 +33,12 @@ static struct gen_pool *build(bool records)
 	return pool;
 }
 
-static void churn(struct gen_pool *pool, unsigned int seed)
+static unsigned long addr[NLIVE];
+static size_t size[NLIVE];
+
+/* Random allocations and frees; returns how many blocks stay live. */
+static int churn(struct gen_pool *pool, unsigned int seed)
 {
-	static unsigned long addr[NLIVE];
-	static size_t size[NLIVE];
 	int n = 0;
 
 	srand(seed);
@@ -54,18 +56,21 @@ static void churn(struct gen_pool *pool, unsigned int seed)
 			size[k] = size[n];
 		}
 	}
+	return n;
 }
 
 int dumper_modern(bool records, unsigned int seed, FILE *json, FILE *walk)
 {
-	static struct gen_pool *pool;	/* static: still reachable at exit */
+	struct gen_pool *pool = build(records);
+	int n, rc;
 
-	pool = build(records);
 	if (!pool)
 		return 1;
-	churn(pool, seed);
-	if (gen_pool_dump(pool, json, GENALLOC_DUMP_JSON) ||
-	    gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, walk_line, walk))
-		return 1;
-	return 0;
+	n = churn(pool, seed);
+	rc = gen_pool_dump(pool, json, GENALLOC_DUMP_JSON) ||
+	     gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, walk_line, walk);
+	while (n--)
+		gen_pool_free(pool, addr[n], size[n]);
+	gen_pool_destroy(pool);
+	return rc;
 }
