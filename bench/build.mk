@@ -74,7 +74,7 @@ endif
 # Both write machine.txt beside their results (bench/machine.sh): the
 # machine, compiler, date and load the figures come from; stdout opens
 # with the same lines.
-compare: deps-gnuplot
+compare: deps-gnuplot deps-jq
 	@$(MAKE) --no-print-directory VARIANT=release bench-programs
 	@mkdir -p build/compare && sh bench/machine.sh '$(CC)' | tee build/compare/machine.txt
 	$(BENCH_RELEASE)/genalloc-compare $(if $(TRACE),-w '$(TRACE)') $(COMPARE_ARGS)

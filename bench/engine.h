@@ -12,6 +12,7 @@
 #define GENALLOC_BENCH_ENGINE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "chunks.h"
 
@@ -41,6 +42,9 @@ enum bench_regime {
  *              this many equal chunks, one gen_pool_add() each
  *              (bench_chunk_layout()); 0 or 1: one range of the whole
  *              capacity.  Other engines ignore it.
+ * @blocks:     the pool is to be dumped: a modern pool keeps block records
+ *              (gen_pool_use_block_records()), so that its dump tells its
+ *              blocks apart as the 2005 engines' do; placement is the same
  */
 struct bench_pool_config {
 	enum bench_regime regime;
@@ -48,6 +52,7 @@ struct bench_pool_config {
 	size_t capacity;
 	int fake;
 	size_t nr_chunks;
+	int blocks;
 };
 
 /**
@@ -101,6 +106,8 @@ struct bench_pool {
  *            1 before it times pairs: an engine whose measured path is slow
  *            but places like a fast one (the kernel's linear search) fills
  *            on the fast one; NULL if there is nothing to switch
+ * @dump:     the pool's layout as JSON (common/dump.h) to @f, 0 on success;
+ *            NULL for an engine that cannot tell it
  */
 struct bench_engine {
 	const char *name;
@@ -117,6 +124,7 @@ struct bench_engine {
 	int arg;
 	int arg2;
 	void (*measured)(struct bench_pool *p, int on);
+	int (*dump)(struct bench_pool *p, FILE *f);
 };
 
 /*
@@ -146,6 +154,8 @@ extern const size_t bench_nr_engines_modern;
 extern const struct bench_engine bench_engines_modern_lockless[];
 extern const size_t bench_nr_engines_modern_lockless;
 extern const struct bench_engine bench_engines_modern_page[];
+extern const struct bench_engine bench_engines_modern_records[];
+extern const size_t bench_nr_engines_modern_records;
 extern const size_t bench_nr_engines_modern_page;
 extern const struct bench_engine bench_engines_tlsf[];
 extern const size_t bench_nr_engines_tlsf;

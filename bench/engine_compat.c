@@ -45,6 +45,11 @@ static void compat_free(struct bench_pool *p, unsigned long addr, size_t size)
 	gen_pool_free(p->impl, addr, (int)size);
 }
 
+static int compat_dump(struct bench_pool *p, FILE *f)
+{
+	return compat_gen_pool_dump(p->impl, f, GENALLOC_DUMP_JSON);
+}
+
 static void compat_stats(struct bench_pool *p, struct bench_stats *st)
 {
 	struct compat_gen_pool_stats s;
@@ -65,6 +70,6 @@ static void compat_destroy(struct bench_pool *p)
 const struct bench_engine bench_engines_compat[] = {
 	{ "compat", "compat", "bitmap engine behind the 2005 API (compat/), same get_new_chunk",
 	  compat_create, compat_alloc, compat_free, bench_granted_2005, compat_stats,
-	  compat_destroy, NULL, COMPAT_BACKEND_BITMAP, 0, NULL },
+	  compat_destroy, NULL, COMPAT_BACKEND_BITMAP, 0, NULL, compat_dump },
 };
 const size_t bench_nr_engines_compat = 1;

@@ -47,6 +47,11 @@ static void legacy_free(struct bench_pool *p, unsigned long addr, size_t size)
 	gen_pool_free(p->impl, addr, (int)size);
 }
 
+static int legacy_dump(struct bench_pool *p, FILE *f)
+{
+	return legacy_gen_pool_dump(p->impl, f, GENALLOC_DUMP_JSON);
+}
+
 static void legacy_stats(struct bench_pool *p, struct bench_stats *st)
 {
 	struct legacy_gen_pool_stats s;
@@ -72,6 +77,6 @@ static void legacy_set_slow(struct bench_pool *p, int on)
 const struct bench_engine bench_engines_legacy[] = {
 	{ "buddy", "buddy", "2005 power-of-two buddy (legacy/), get_new_chunk growth",
 	  legacy_create, legacy_alloc, legacy_free, bench_granted_2005, legacy_stats,
-	  legacy_destroy, legacy_set_slow, 0, 0, NULL },
+	  legacy_destroy, legacy_set_slow, 0, 0, NULL, legacy_dump },
 };
 const size_t bench_nr_engines_legacy = 1;

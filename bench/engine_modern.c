@@ -76,6 +76,10 @@ static struct bench_pool *modern_create(const struct bench_engine *e,
 	/* Bit 2: the kernel's own path, lock-free with a linear search. */
 	if (!(e->arg & 8))
 		gen_pool_set_lockless(gp, e->arg & 4);
+	/* Bit 4: block records, to weigh them against the same pool without
+	 * (and every pool that is to be dumped). */
+	if ((e->arg & 16 || cfg->blocks) && gen_pool_use_block_records(gp))
+		goto fail_pool;
 	p->impl = gp;
 	if (cfg->regime == BENCH_FIXED && cfg->nr_chunks > 1) {
 		if (add_chunks(p, gp))
@@ -133,6 +137,11 @@ static void modern_stats(struct bench_pool *p, struct bench_stats *st)
 	st->metadata = s.metadata_bytes;
 }
 
+static int modern_dump(struct bench_pool *p, FILE *f)
+{
+	return gen_pool_dump(p->impl, f, GENALLOC_DUMP_JSON);
+}
+
 static void modern_destroy(struct bench_pool *p)
 {
 	gen_pool_destroy(p->impl);
@@ -153,7 +162,8 @@ static void modern_measured(struct bench_pool *p, int on)
 
 #define MODERN(nm, algo, order, d) \
 	{ nm, "modern", d, modern_create, modern_alloc, modern_free, \
-	  modern_granted, modern_stats, modern_destroy, NULL, algo, order, modern_measured }
+	  modern_granted, modern_stats, modern_destroy, NULL, algo, order, modern_measured, \
+	  modern_dump }
 
 const struct bench_engine bench_engines_modern[] = {
 	MODERN("ff8", 0, 3, "modern bitmap, gen_pool_first_fit, 8-byte granule"),
@@ -197,3 +207,16 @@ const struct bench_engine bench_engines_modern_page[] = {
 };
 const size_t bench_nr_engines_modern_page =
 	sizeof(bench_engines_modern_page) / sizeof(bench_engines_modern_page[0]);
+
+/*
+ * The indexed pools with block records (gen_pool_use_block_records()):
+ * genalloc-speed times them only when named (-e rff8,...), against the
+ * same pools without.
+ */
+const struct bench_engine bench_engines_modern_records[] = {
+	MODERN("rff8", 16, 3, "modern bitmap with block records, first fit, 8-byte granule"),
+	MODERN("rbf8", 17, 3, "modern bitmap with block records, best fit, 8-byte granule"),
+	MODERN("rffo8", 18, 3, "modern bitmap with block records, order-aligned, 8-byte granule"),
+};
+const size_t bench_nr_engines_modern_records =
+	sizeof(bench_engines_modern_records) / sizeof(bench_engines_modern_records[0]);

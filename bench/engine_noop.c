@@ -69,5 +69,5 @@ static void noop_destroy(struct bench_pool *p)
 const struct bench_engine bench_engine_noop = {
 	"harness", "harness", "no-op engine: the bench loop's own cost",
 	noop_create, noop_alloc, noop_free, noop_granted, noop_stats, noop_destroy,
-	NULL, 0, 3, NULL,
+	NULL, 0, 3, NULL, NULL,
 };

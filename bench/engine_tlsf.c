@@ -141,9 +141,9 @@ static void tlsf_pool_destroy(struct bench_pool *p)
 const struct bench_engine bench_engines_tlsf[] = {
 	{ "tlsf8", "tlsf", "TLSF-style good fit (bench/tlsf.c, out-of-band), 8-byte granule",
 	  tlsf_pool_create, tlsf_pool_alloc, tlsf_pool_free, tlsf_pool_granted,
-	  tlsf_pool_stats, tlsf_pool_destroy, NULL, 0, 3, NULL },
+	  tlsf_pool_stats, tlsf_pool_destroy, NULL, 0, 3, NULL, NULL },
 	{ "tlsfi8", "tlsf", "TLSF as published, headers in the pool's memory (bench/tlsf_inband.c), 8-byte granule",
 	  tlsf_pool_create, tlsf_pool_alloc, tlsf_pool_free, tlsf_pool_granted,
-	  tlsf_pool_stats, tlsf_pool_destroy, NULL, 1, 3, NULL },
+	  tlsf_pool_stats, tlsf_pool_destroy, NULL, 1, 3, NULL, NULL },
 };
 const size_t bench_nr_engines_tlsf = sizeof(bench_engines_tlsf) / sizeof(bench_engines_tlsf[0]);

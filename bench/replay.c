@@ -17,15 +17,13 @@ double bench_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-size_t bench_workload_peak_live(const struct bench_workload *w)
-{
-	return bench_workload_peak_live_upto(w, SIZE_MAX);
-}
-
-size_t bench_workload_peak_live_upto(const struct bench_workload *w, size_t limit)
+/* The peak of @w's live bytes, requests above @limit left out; *@at: the
+ * event after which it is reached. */
+static size_t peak_of(const struct bench_workload *w, size_t limit, size_t *at)
 {
 	size_t i, live = 0, peak = 0;
 
+	*at = 0;
 	for (i = 0; i < w->nr; i++) {
 		if (w->ev[i].size > limit)
 			continue;
@@ -33,10 +31,24 @@ size_t bench_workload_peak_live_upto(const struct bench_workload *w, size_t limi
 			live += w->ev[i].size;
 		else
 			live -= w->ev[i].size;
-		if (live > peak)
+		if (live > peak) {
 			peak = live;
+			*at = i + 1;
+		}
 	}
 	return peak;
+}
+
+size_t bench_workload_peak_live_upto(const struct bench_workload *w, size_t limit)
+{
+	size_t at;
+
+	return peak_of(w, limit, &at);
+}
+
+size_t bench_workload_peak_live(const struct bench_workload *w)
+{
+	return bench_workload_peak_live_upto(w, SIZE_MAX);
 }
 
 static void sample(struct bench_pool *p, struct bench_metrics *m, size_t t)
@@ -197,4 +209,41 @@ int bench_replay_time(const struct bench_engine *e, const struct bench_pool_conf
 	bench_metrics_release(&m);
 	/* The same placement gives the same refusals; anything else is not comparable. */
 	return m.failed == first->failed && m.allocs == first->allocs ? 0 : -1;
+}
+
+/*
+ * free_all() takes each id's size from its last allocation in the whole
+ * workload, which after a replay cut short may be a later one: the sizes
+ * of the blocks live at the cut are kept as the replay goes instead.
+ */
+int bench_replay_dump_peak(const struct bench_engine *e, const struct bench_pool_config *cfg,
+			   const struct bench_workload *w, FILE *f)
+{
+	struct bench_pool_config with_blocks = *cfg;
+	struct bench_metrics m;
+	struct bench_pool *p;
+	unsigned long *addr;
+	size_t i, end, *size;
+	int rc;
+
+	with_blocks.blocks = 1;
+	if (!e->dump || start(e, &with_blocks, w, &p, &addr))
+		return -1;
+	size = calloc(w->nr_ids ? w->nr_ids : 1, sizeof(*size));
+	(void)peak_of(w, cfg->chunk_size, &end);
+	bench_metrics_init(&m, 0);
+	for (i = 0; size && i < end; i++) {
+		step(p, &w->ev[i], addr, &m);
+		if (w->ev[i].op == BENCH_ALLOC)
+			size[w->ev[i].id] = w->ev[i].size ? w->ev[i].size : 1;
+	}
+	rc = size && !e->dump(p, f) ? 0 : -1;
+	for (i = 0; size && i < w->nr_ids; i++)
+		if (addr[i])
+			e->free(p, addr[i], size[i]);
+	bench_metrics_release(&m);
+	free(size);
+	free(addr);
+	e->destroy(p);
+	return rc;
 }

@@ -46,6 +46,20 @@ int bench_replay_time(const struct bench_engine *e, const struct bench_pool_conf
 /** bench_workload_peak_live() - the most bytes live at once in @w */
 size_t bench_workload_peak_live(const struct bench_workload *w);
 
+/**
+ * bench_replay_dump_peak() - replay @w up to its peak, dump the pool there
+ * @e, @cfg, @w: as for bench_replay()
+ * @f:           where @e->dump writes the pool's JSON layout
+ *
+ * The peak is the event after which the bytes asked for and not yet freed
+ * are highest (requests larger than @cfg->chunk_size left out, as the
+ * replay skips them).
+ *
+ * Return: 0, or -1 (no dump for @e, no pool, or the dump failed).
+ */
+int bench_replay_dump_peak(const struct bench_engine *e, const struct bench_pool_config *cfg,
+			   const struct bench_workload *w, FILE *f);
+
 /** bench_workload_peak_live_upto() - the same, counting requests <= @limit only */
 size_t bench_workload_peak_live_upto(const struct bench_workload *w, size_t limit);
 

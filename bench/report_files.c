@@ -8,6 +8,11 @@
  *                                per engine (same sampling points for all)
  *   footprint.csv, occupancy.csv the bar charts' data
  *   plots.gp, *.png, *.svg       the gnuplot script and what it draws
+ *   peak-ENGINE.json             the first workload replayed to its peak
+ *                                live bytes on the buddy, the 2005 API on
+ *                                the bitmap, bitmap first and best fit;
+ *                                each pool's layout (common/dump.h)
+ *   peak-map.svg, peak-map.png   those pools side by side (bench/map.sh)
  *   index.html                   the verdict, the plots and the tables,
  *                                with machine.txt (written by make compare
  *                                beside them) when it is there
@@ -21,7 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "replay.h"
 #include "study.h"
 
 static const char *const regime_name[BENCH_NR_REGIMES] = { "growing", "fixed", "arena" };
@@ -333,6 +340,62 @@ static void html_machine(FILE *f, const char *dir)
 }
 
 static int write_html(const struct bench_study *s, const char *dir, int plots)
+
+/* The engines the peak maps set side by side, in this order. */
+static const char *const map_engines[] = { "buddy", "compat", "ff8", "bf8" };
+#define NR_MAP_ENGINES (sizeof(map_engines) / sizeof(map_engines[0]))
+
+/* The regime whose pools the maps show: growing (many chunks) if run. */
+static int map_regime(const struct bench_study *s)
+{
+	static const enum bench_regime order[] = { BENCH_GROWING, BENCH_FIXED, BENCH_ARENA };
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (s->run[order[i]])
+			return (int)order[i];
+	return -1;
+}
+
+/*
+ * peak-ENGINE.json for each map engine the study ran, from the first
+ * workload replayed to its peak; then bench/map.sh draws them (when run
+ * from the top of the tree, as make compare does).  Returns whether
+ * peak-map.png was drawn.
+ */
+static int write_peak_maps(const struct bench_study *s, const char *dir)
+{
+	char path[4200], cmd[8192];
+	int r = map_regime(s), n = 0;
+	size_t len;
+	FILE *f;
+
+	if (r < 0 || !s->nw || strchr(dir, '\'') || access("bench/map.sh", R_OK))
+		return 0;
+	len = (size_t)snprintf(cmd, sizeof(cmd), "sh bench/map.sh '%s/peak-map'", dir);
+	for (size_t k = 0; k < NR_MAP_ENGINES; k++)
+		for (size_t ei = 0; ei < s->ne; ei++) {
+			if (strcmp(s->e[ei]->name, map_engines[k]) || !s->e[ei]->dump)
+				continue;
+			snprintf(path, sizeof(path), "%s/peak-%s.json", dir, s->e[ei]->name);
+			f = fopen(path, "w");
+			if (!f)
+				return 0;
+			if (bench_replay_dump_peak(s->e[ei], &bench_cell_at(s, (enum bench_regime)r,
+									    0, ei)->cfg,
+						   &s->w[0], f) | close_checked(f))
+				return 0;
+			len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, " '%s=%s'",
+						bench_engine_label(s->e[ei]), path);
+			n++;
+		}
+	if (!n || len >= sizeof(cmd) || system(cmd)) {
+		fprintf(stderr, "genalloc-compare: no peak-memory maps\n");
+		return 0;
+	}
+	return 1;
+}
+
+static int write_html(const struct bench_study *s, const char *dir, int plots, int maps)
 {
 	FILE *f = open_in(dir, "index.html");
 	char verdict[2048];
@@ -378,6 +441,14 @@ static int write_html(const struct bench_study *s, const char *dir, int plots)
 	if (plots && s->run[BENCH_GROWING]) {
 		fprintf(f, "<h2>External fragmentation over time (growing)</h2>\n"
 			   "<img src=\"frag-growing.png\" alt=\"external fragmentation\">\n");
+	}
+	if (maps) {
+		fprintf(f, "<h2>Memory at the peak</h2>\n<p>The workload %s replayed up to "
+			   "its peak of live bytes, each engine's pool as it is there: a strip "
+			   "per chunk in address order, used memory dark, free memory light, a "
+			   "white line at every block's edge (data: peak-*.json).</p>\n"
+			   "<img src=\"peak-map.png\" alt=\"each engine's pool at the peak\">\n",
+			s->w[0].name);
 	}
 	fprintf(f, "<p>Data: arena.csv, growing.csv, fixed.csv, series-*.csv; plots drawn "
 		   "by <a href=\"plots.gp\">plots.gp</a>; definitions in bench/metrics.h.</p>\n"
@@ -425,5 +496,5 @@ int bench_report_files(const struct bench_study *s, const char *dir, int plots)
 			dir);
 		plots = 0;
 	}
-	return write_html(s, dir, plots);
+	return write_html(s, dir, plots, plots && write_peak_maps(s, dir));
 }

@@ -944,6 +944,10 @@ static const struct bench_engine *speed_engine_find(const char *name)
 	for (i = 0; i < n; i++)
 		if (!strcmp(l[i]->name, name))
 			return l[i];
+	/* Block records: only when asked for by name. */
+	for (i = 0; i < bench_nr_engines_modern_records; i++)
+		if (!strcmp(bench_engines_modern_records[i].name, name))
+			return &bench_engines_modern_records[i];
 	/* The loop alone, as an engine: bench/instr.sh counts it this way. */
 	if (!strcmp(name, bench_engine_noop.name))
 		return &bench_engine_noop;

@@ -33,6 +33,10 @@ typedef void (*compat_region_fn)(void *cpool, unsigned long addr, unsigned long 
  * @stats:   fill @st
  * @for_each_region: call @fn(cpool, ...) once per region
  */
+/* A block visitor as the backends call it (compat_gen_pool_for_each_block()). */
+typedef int (*compat_block_fn)(void *cpool, unsigned long chunk, unsigned long chunk_size,
+			       unsigned long addr, unsigned long size, int used, void *data);
+
 struct compat_backend_ops {
 	const char *name;
 	void *(*create)(void *cpool, pthread_mutex_t *lock, int nr_chunks, int shift,
@@ -43,6 +47,7 @@ struct compat_backend_ops {
 	int (*check)(void *engine);
 	void (*stats)(void *engine, struct compat_gen_pool_stats *st);
 	void (*for_each_region)(void *engine, compat_region_fn fn, void *data);
+	int (*for_each_block)(void *engine, compat_block_fn fn, void *data);
 };
 
 extern const struct compat_backend_ops compat_buddy_ops;

@@ -388,4 +388,5 @@ const struct compat_backend_ops compat_bitmap_ops = {
 	.check = compat_bitmap_check,
 	.stats = compat_bitmap_stats,
 	.for_each_region = compat_bitmap_for_each_region,
+	.for_each_block = compat_bitmap_for_each_block,
 };

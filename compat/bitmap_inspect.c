@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * compat/bitmap_inspect.c - the bitmap backend's checker, statistics and
- * region walk.
+ * compat/bitmap_inspect.c - the bitmap backend's checker, statistics,
+ * region walk and block walk.
  *
  * The checker's strongest test is a granule-for-granule comparison: from
  * compat's own records alone (live block starts, donated granules) it
@@ -10,7 +10,9 @@
  * (gen_pool_for_each_run()); any difference is corruption on one side or
  * the other.  Everything here reads the engine through its public calls.
  */
+#include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 
 #include "bitmap_pool_internal.h"
 
@@ -276,4 +278,61 @@ void compat_bitmap_for_each_region(void *engine, compat_region_fn fn, void *data
 	for (f = bp->pending; f; f = f->next_pending)
 		fn(bp->cpool, f->base, compat_bm_frame_size(bp), 1, data);
 	compat_bm_unlock(bp);
+}
+
+/*
+ * The blocks of granules [@g, @end) of @f, all known: compat's own start
+ * records say where each live block is and how large; every other known
+ * granule is free (compat_bitmap_check() holds the engine to that).
+ */
+static int walk_stretch(struct compat_bitmap_pool *bp, struct legacy_frame *f, unsigned long g,
+			unsigned long end, compat_block_fn fn, void *data)
+{
+	unsigned long chunk = f->base + (g << COMPAT_GRANULE_SHIFT);
+	unsigned long size = (end - g) << COMPAT_GRANULE_SHIFT, n;
+	int used, rc;
+
+	for (; g < end; g += n) {
+		used = compat_bm_start(f, g) != 0;
+		if (used)
+			n = 1UL << start_order(f, g);
+		else
+			for (n = 1; g + n < end && !compat_bm_start(f, g + n); n++)
+				;
+		rc = fn(bp->cpool, chunk, size, f->base + (g << COMPAT_GRANULE_SHIFT),
+			n << COMPAT_GRANULE_SHIFT, used, data);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * Frames in address order, each cut into its stretches of known memory,
+ * as the buddy backend's walk does (a chunk kept aside for want of memory
+ * is not yet the pool's and is not visited).
+ */
+int compat_bitmap_for_each_block(void *engine, compat_block_fn fn, void *data)
+{
+	struct compat_bitmap_pool *bp = engine;
+	unsigned long atoms = legacy_frame_atoms(bp->frames), g, end;
+	struct legacy_frame **v;
+	size_t n;
+	int rc;
+
+	if (!compat_bm_lock(bp, "gen_pool_for_each_block"))
+		return -EDEADLK;
+	v = legacy_frames_sorted(bp->frames, &n, &rc);
+	for (size_t k = 0; k < n && !rc; k++)
+		for (g = 0; g < atoms && !rc; g = end) {
+			for (end = g; end < atoms && compat_frame_is_known(v[k], end); end++)
+				;
+			if (end == g)
+				end = g + 1;
+			else
+				rc = walk_stretch(bp, v[k], g, end, fn, data);
+		}
+	compat_bm_unlock(bp);
+	free(v);
+	return rc;
 }

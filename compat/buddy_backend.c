@@ -92,6 +92,26 @@ static void buddy_for_each_region(void *engine, compat_region_fn fn, void *data)
 	legacy_gen_pool_for_each_region(engine, buddy_region, &v);
 }
 
+struct buddy_block_visit {
+	compat_block_fn fn;
+	void *data;
+};
+
+static int buddy_block(struct gen_pool *lpool, unsigned long chunk, unsigned long chunk_size,
+		       unsigned long addr, unsigned long size, int used, void *data)
+{
+	struct buddy_block_visit *v = data;
+
+	return v->fn((void *)lpool->private, chunk, chunk_size, addr, size, used, v->data);
+}
+
+static int buddy_for_each_block(void *engine, compat_block_fn fn, void *data)
+{
+	struct buddy_block_visit v = { fn, data };
+
+	return legacy_gen_pool_for_each_block(engine, buddy_block, &v);
+}
+
 const struct compat_backend_ops compat_buddy_ops = {
 	.name = "buddy",
 	.create = buddy_create,
@@ -101,4 +121,5 @@ const struct compat_backend_ops compat_buddy_ops = {
 	.check = buddy_check,
 	.stats = buddy_stats,
 	.for_each_region = buddy_for_each_region,
+	.for_each_block = buddy_for_each_block,
 };

@@ -8,11 +8,13 @@
  * silent refusal of sizes above the chunk size.  The backends only ever see
  * requests that passed.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/dump_internal.h"
 #include "../legacy/contract_internal.h"
 #include "genalloc.h"
 #include "backend_internal.h"
@@ -187,6 +189,52 @@ GENALLOC_API void compat_gen_pool_for_each_region(struct gen_pool *pool,
 		return;
 	}
 	pool->ops->for_each_region(pool->engine, compat_region_adapter, &v);
+}
+
+/* Carries the user's typed block visitor through the backends' untyped one. */
+struct compat_block_visit {
+	compat_gen_pool_block_fn fn;
+	void *data;
+};
+
+static int compat_block_adapter(void *cpool, unsigned long chunk, unsigned long chunk_size,
+				unsigned long addr, unsigned long size, int used, void *data)
+{
+	struct compat_block_visit *v = data;
+
+	return v->fn(cpool, chunk, chunk_size, addr, size, used, v->data);
+}
+
+GENALLOC_API int compat_gen_pool_for_each_block(struct gen_pool *pool,
+						compat_gen_pool_block_fn fn, void *data)
+{
+	struct compat_block_visit v = { fn, data };
+
+	if (!pool || !fn) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_block",
+				pool, 0, 0, pool ? "NULL function" : "NULL pool");
+		return -EINVAL;
+	}
+	return pool->ops->for_each_block(pool->engine, compat_block_adapter, &v);
+}
+
+static int dump_block(struct gen_pool *pool, unsigned long chunk, unsigned long chunk_size,
+		      unsigned long addr, unsigned long size, int used, void *data)
+{
+	(void)pool;
+	genalloc_dump_block(data, chunk, chunk_size, addr, size, used);
+	return 0;
+}
+
+GENALLOC_API int compat_gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
+{
+	struct genalloc_dump d;
+	char engine[32];
+
+	snprintf(engine, sizeof(engine), "compat-%s", pool ? pool->ops->name : "");
+	if (!genalloc_dump_begin(&d, pool, f, format, engine, 1UL << ALLOC_MIN_SHIFT, true))
+		return -EINVAL;
+	return genalloc_dump_end(&d, compat_gen_pool_for_each_block(pool, dump_block, &d));
 }
 
 unsigned long compat_call_get_new_chunk(void *cpool, void *engine)

@@ -109,8 +109,10 @@
 #define GENALLOC_COMPAT_GENALLOC_H
 
 #include <pthread.h>
+#include <stdio.h>
 
 #include "../common/api.h"
+#include "../common/dump.h"
 #include "../common/error.h"
 #include "stats.h"
 
@@ -351,6 +353,64 @@ GENALLOC_API void compat_gen_pool_for_each_region(struct gen_pool *pool,
 	void (*fn)(struct gen_pool *pool, unsigned long addr, unsigned long size,
 		   int from_callback, void *data),
 	void *data);
+
+/**
+ * typedef compat_gen_pool_block_fn - a visitor of compat_gen_pool_for_each_block()
+ * @pool:       the pool
+ * @chunk:      first address of the stretch of pool memory holding the run
+ * @chunk_size: its bytes
+ * @addr:       the run's first address
+ * @size:       its bytes
+ * @used:       1 for a live block, 0 for a run of free memory
+ * @data:       as given to the walk
+ *
+ * Return: 0 to go on; anything else stops the walk, which returns it.
+ */
+typedef int (*compat_gen_pool_block_fn)(struct gen_pool *pool, unsigned long chunk,
+					unsigned long chunk_size, unsigned long addr,
+					unsigned long size, int used, void *data);
+
+/**
+ * compat_gen_pool_for_each_block() - visit every block, in address order
+ * @pool: the pool
+ * @fn:   called once per live block and once per maximal run of free
+ *        memory between blocks
+ * @data: passed to @fn
+ *
+ * Not in the 2005 API.  Both backends answer alike: the pool's memory as
+ * "chunks", each a maximal stretch of pool memory inside one
+ * 2^max_chunk_shift frame (a chunk from the callback is one; donated
+ * memory may make several; a chunk kept aside for want of memory is not
+ * visited), in address order, each tiled by its runs in address order.
+ * The buddy backend's free runs may hold several free buddy blocks.  @fn
+ * runs with the pool locked: it must not call into the pool.
+ *
+ * Misuse: NULL @pool or @fn: WARN EINVAL, -EINVAL.  Called from @fn, or
+ * from a signal handler that interrupted a call holding the pool's lock:
+ * WARN EREENTRY, -EDEADLK.
+ *
+ * Return: 0, what @fn returned to stop the walk, -EINVAL, -EDEADLK, or
+ * -ENOMEM (no memory to sort the frames; nothing visited).
+ */
+GENALLOC_API int compat_gen_pool_for_each_block(struct gen_pool *pool,
+						compat_gen_pool_block_fn fn, void *data);
+
+/**
+ * compat_gen_pool_dump() - write the pool's layout to a file
+ * @pool:   the pool
+ * @f:      where to write
+ * @format: GENALLOC_DUMP_TEXT or GENALLOC_DUMP_JSON (common/dump.h; engine
+ *          "compat-buddy" or "compat-bitmap", granule 32, "block_kind":
+ *          "blocks")
+ *
+ * Not in the 2005 API.  One compat_gen_pool_for_each_block() walk, under
+ * the pool's lock: safe while other threads allocate, who wait for it.
+ *
+ * Misuse: NULL @pool or @f, an unknown @format: WARN EINVAL, -EINVAL.
+ *
+ * Return: 0, -EINVAL, -EDEADLK, -ENOMEM, or -EIO when writing failed.
+ */
+GENALLOC_API int compat_gen_pool_dump(struct gen_pool *pool, FILE *f, int format);
 
 /* ----------------------------------------------------- the 2005 names */
 

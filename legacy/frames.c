@@ -3,6 +3,7 @@
  * legacy/frames.c - the frame table of the 2005 API (see frames_internal.h):
  * the frames themselves and the lock-free table that finds them by address.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "frames_internal.h"
@@ -180,6 +181,38 @@ struct legacy_frame *legacy_frames_next(struct legacy_frame_table *t, unsigned l
 			return f;
 	}
 	return NULL;
+}
+
+static int by_base(const void *a, const void *b)
+{
+	unsigned long x = (*(struct legacy_frame *const *)a)->base;
+	unsigned long y = (*(struct legacy_frame *const *)b)->base;
+
+	return x < y ? -1 : x > y;
+}
+
+struct legacy_frame **legacy_frames_sorted(struct legacy_frame_table *t, size_t *n, int *err)
+{
+	struct legacy_frame **v, *f;
+	unsigned long i = 0;
+	size_t k = 0;
+
+	*n = 0;
+	*err = 0;
+	while (legacy_frames_next(t, &i))
+		(*n)++;
+	if (!*n)
+		return NULL;
+	v = malloc(*n * sizeof(*v));
+	if (!v) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	i = 0;
+	while ((f = legacy_frames_next(t, &i)) && k < *n)
+		v[k++] = f;
+	qsort(v, k, sizeof(*v), by_base);
+	return v;
 }
 
 void legacy_frames_destroy(struct legacy_frame_table *t)

@@ -171,4 +171,15 @@ unsigned long legacy_frame_bytes(const struct legacy_frame_table *t,
  */
 struct legacy_frame *legacy_frames_next(struct legacy_frame_table *t, unsigned long *i);
 
+/**
+ * legacy_frames_sorted() - the frames of @t in address order, for a walk
+ * @t:   the table, held still by the caller's lock
+ * @n:   receives how many
+ * @err: receives 0, or -ENOMEM
+ *
+ * Return: a malloc()ed array of *@n frames to free(), or NULL (none, or
+ * *@err set).
+ */
+struct legacy_frame **legacy_frames_sorted(struct legacy_frame_table *t, size_t *n, int *err);
+
 #endif /* GENALLOC_LEGACY_FRAMES_INTERNAL_H */

@@ -12,6 +12,7 @@
 #include "index_internal.h"
 #include "lock_internal.h"
 #include "pool_internal.h"
+#include "records_internal.h"
 
 static int corrupt(struct gen_pool *pool, const struct gen_pool_chunk *chunk,
 		   const char *msg)
@@ -38,6 +39,7 @@ static bool tail_bits_clear(const struct gen_pool_chunk *chunk)
 
 static int check_chunk(struct gen_pool *pool, const struct gen_pool_chunk *chunk)
 {
+	const char *msg;
 	unsigned long used;
 
 	if (chunk->start_addr == 0 || chunk->end_addr < chunk->start_addr)
@@ -54,6 +56,8 @@ static int check_chunk(struct gen_pool *pool, const struct gen_pool_chunk *chunk
 	 * the pool leaves that mode). */
 	if (!pool->lockless && chunk->index && !modern_index_verify(chunk->index, chunk->bits))
 		return corrupt(pool, chunk, "index does not match the bitmap");
+	if (pool->records && (msg = modern_records_verify(chunk)))
+		return corrupt(pool, chunk, msg);
 	return 0;
 }
 
@@ -150,7 +154,7 @@ void modern_gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st)
 		avail = atomic_load_explicit(&chunk->avail, memory_order_relaxed);
 		/* Transiently negative while a free and an allocation cross. */
 		st->avail += avail > 0 ? (size_t)avail : 0;
-		st->metadata_bytes += modern_chunk_meta_bytes(chunk->nbits);
+		st->metadata_bytes += modern_chunk_meta_bytes(pool, chunk->nbits);
 		/* The best-fit size classes exist once best fit has run. */
 		if (chunk->index)
 			st->metadata_bytes += modern_index_footprint(chunk->index) -

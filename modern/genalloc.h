@@ -230,7 +230,9 @@
  *   wrong size or address that stays inside live granules is accepted and
  *   frees exactly those granules.  Freeing any granule that is already free
  *   is caught (EDOUBLEFREE), as is any address outside every chunk
- *   (EFOREIGN) or off a granule boundary (EMISALIGNED).
+ *   (EFOREIGN) or off a granule boundary (EMISALIGNED).  A pool that keeps
+ *   block records (gen_pool_use_block_records(), not the kernel's) catches
+ *   the wrong size and the interior address too; see there.
  *
  *   In lock-free mode a free releases its range a word at a time, each word
  *   with one compare-and-swap, as the kernel does; two racing frees of the
@@ -249,12 +251,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #ifndef __cplusplus
 #include <stdatomic.h>
 #include <stdbool.h>
 #endif
 
 #include "../common/api.h"
+#include "../common/dump.h"
 #include "../common/error.h"
 
 /*
@@ -348,6 +352,8 @@ struct modern_lock {
  *                   (set by devm_gen_pool_create())
  * @lockless:        the kernel's lock-free linear search instead of the
  *                   index (gen_pool_set_lockless())
+ * @records:         each chunk keeps a bit per granule marking where each
+ *                   block starts (gen_pool_use_block_records())
  * @dir:             the chunks by age and by address, for indexed mode
  *                   (modern/chunkdir.c); written under @lock
  */
@@ -359,6 +365,7 @@ struct gen_pool {
 	void *data;
 	const char *name;
 	bool lockless;
+	bool records;
 	struct modern_chunk_dir *dir;
 };
 
@@ -1086,6 +1093,9 @@ typedef int (*gen_pool_run_fn)(struct gen_pool *pool, struct gen_pool_chunk *chu
 
 GENALLOC_API int modern_gen_pool_add_used(struct gen_pool *pool, unsigned long addr,
 					  size_t size, int nid);
+GENALLOC_API int modern_gen_pool_use_block_records(struct gen_pool *pool);
+GENALLOC_API size_t modern_gen_pool_free_addr(struct gen_pool *pool, unsigned long addr);
+GENALLOC_API int modern_gen_pool_dump(struct gen_pool *pool, FILE *f, int format);
 GENALLOC_API bool modern_gen_pool_held_by_caller(struct gen_pool *pool);
 GENALLOC_API int modern_gen_pool_for_each_run(struct gen_pool *pool, unsigned int which,
 					      gen_pool_run_fn func, void *data);
@@ -1101,7 +1111,8 @@ GENALLOC_API int modern_gen_pool_for_each_run(struct gen_pool *pool, unsigned in
  * use from the moment it joins: no allocation can take any of it until the
  * caller frees it with gen_pool_free(), in pieces or at once.  A caller
  * that must record a chunk before anything is allocated from it adds it
- * this way, records it, then frees what may be handed out.
+ * this way, records it, then frees what may be handed out.  In a pool that
+ * keeps block records the chunk's granules are one block, freed whole.
  *
  * Return: as gen_pool_add_owner().
  */
@@ -1112,17 +1123,81 @@ static inline int gen_pool_add_used(struct gen_pool *pool, unsigned long addr, s
 }
 
 /**
+ * gen_pool_use_block_records() - keep a record of where each block starts
+ * @pool: the pool, before its first gen_pool_add*() (NULL, or a pool that
+ *        already has memory: WARN EINVAL, -EINVAL, nothing changes)
+ *
+ * Not the kernel's.  Each chunk added afterwards keeps one more bit per
+ * granule, beside its bitmap, set on the first granule of every live
+ * block.  A block is then known by its address alone, and every free is
+ * held to the block it names; nothing else changes (placement is the
+ * same).  Without this call, frees behave as the kernel's, partial frees
+ * included (LIMITS OF MISUSE DETECTION above).
+ *
+ * With records, in indexed mode (the default), a free is a BUG that
+ * changes nothing when
+ *  - @addr is a used granule inside a block, not its first: EFOREIGN;
+ *  - the size ends before the block's end ("ends inside the block") or
+ *    runs past it over a neighbour: ESIZE (past it over free granules:
+ *    EDOUBLEFREE, as without records);
+ * and gen_pool_free_addr() frees a block without its size.  Every other
+ * verdict (EDOUBLEFREE, EMISALIGNED, ERANGE) stays as without records.
+ * gen_pool_check() also verifies that every record sits on a used granule
+ * and every run of used granules starts with one.
+ *
+ * In lock-free mode an allocation writes its record just after it claims
+ * its granules, so a free cannot tell a neighbour being allocated at that
+ * moment from the rest of its own block.  There a free is refused when
+ * @addr is inside a block (EFOREIGN) or the range covers another block's
+ * recorded start (ESIZE); a free that ends inside its block is
+ * accepted, and gen_pool_check() then reports the used granules left
+ * without a record.  gen_pool_free_addr() is refused in that mode.
+ *
+ * Cost: nbits / 8 more bytes of bookkeeping a chunk; one store an
+ * allocation; a free reads the records over its own range.
+ *
+ * Called where gen_pool_held_by_caller() is true: WARN EREENTRY, -EDEADLK.
+ *
+ * Return: 0, -EINVAL or -EDEADLK.
+ */
+static inline int gen_pool_use_block_records(struct gen_pool *pool)
+{
+	return modern_gen_pool_use_block_records(pool);
+}
+
+/**
+ * gen_pool_free_addr() - give back a block by its address alone
+ * @pool: a pool keeping block records, in indexed mode (NULL, a pool
+ *        without records, or lock-free mode: WARN EINVAL, 0)
+ * @addr: the block's first address
+ *
+ * Not the kernel's.  The size is the block's, from the records.  An
+ * address in no chunk (EFOREIGN), off a granule (EMISALIGNED), on a free
+ * granule (EDOUBLEFREE) or inside a block (EFOREIGN) is a BUG that changes
+ * nothing.  Takes the pool's lock: where gen_pool_held_by_caller() is
+ * true, WARN EREENTRY and 0.
+ *
+ * Return: the bytes freed (a whole number of granules), or 0.
+ */
+static inline size_t gen_pool_free_addr(struct gen_pool *pool, unsigned long addr)
+{
+	return modern_gen_pool_free_addr(pool, addr);
+}
+
+/**
  * gen_pool_for_each_run() - visit the free or the used runs of a pool
  * @pool:  the pool (NULL: WARN EINVAL, -EINVAL)
  * @which: GEN_POOL_RUNS_FREE, GEN_POOL_RUNS_USED, or GEN_POOL_RUNS_ALL (the
- *         runs then alternate and tile each chunk's whole granules); 0 or
+ *         runs then tile each chunk's whole granules); 0 or
  *         another bit: WARN EINVAL, -EINVAL
  * @func:  called once per maximal run of the kinds asked for (NULL: WARN
  *         EINVAL, -EINVAL)
  * @data:  passed to @func
  *
  * Chunks are visited in address order, and each chunk's runs in address
- * order; a tail shorter than a granule is in no run.  The walk holds the
+ * order; a tail shorter than a granule is in no run.  In a pool that keeps
+ * block records (gen_pool_use_block_records()) each block is a used run of
+ * its own, so two used runs may follow each other.  The walk holds the
  * pool's lock throughout, so in indexed mode it sees one state of the pool
  * and @func must not call into @pool (an allocation or free would wait for
  * the walk forever).  In lock-free mode allocations and frees do not wait
@@ -1137,6 +1212,32 @@ static inline int gen_pool_for_each_run(struct gen_pool *pool, unsigned int whic
 					gen_pool_run_fn func, void *data)
 {
 	return modern_gen_pool_for_each_run(pool, which, func, data);
+}
+
+/**
+ * gen_pool_dump() - write the pool's layout to a file
+ * @pool:   the pool (NULL: WARN EINVAL, -EINVAL)
+ * @f:      where to write (NULL: WARN EINVAL, -EINVAL)
+ * @format: GENALLOC_DUMP_TEXT, a line per chunk with a density bar, or
+ *          GENALLOC_DUMP_JSON, the schema in common/dump.h (engine
+ *          "modern"); another value: WARN EINVAL, -EINVAL
+ *
+ * Not the kernel's.  The runs are gen_pool_for_each_run()'s, so in a pool
+ * with block records (gen_pool_use_block_records()) each block is one
+ * ("block_kind": "blocks"), else each maximal run of used granules
+ * ("used-runs").  One walk under the pool's lock: in indexed mode a
+ * consistent picture even while other threads allocate and free (they
+ * wait for it); in lock-free mode exact only while none is in flight.  Not
+ * async-signal-safe.  Costs O(bitmap words + runs).
+ *
+ * Called where gen_pool_held_by_caller() is true: WARN EREENTRY, -EDEADLK,
+ * nothing written.
+ *
+ * Return: 0, -EINVAL, -EDEADLK, or -EIO when writing to @f failed.
+ */
+static inline int gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
+{
+	return modern_gen_pool_dump(pool, f, format);
 }
 
 /**

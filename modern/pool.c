@@ -23,6 +23,7 @@
 #include "lock_internal.h"
 #include "meta_internal.h"
 #include "pool_internal.h"
+#include "records_internal.h"
 
 /* What gen_pool_add() records as "no physical address". */
 #define NO_PHYS ((phys_addr_t)-1)
@@ -81,15 +82,17 @@ _Static_assert(sizeof(_Atomic long) == sizeof(long) &&
 _Static_assert(offsetof(struct gen_pool_chunk, bits) % MODERN_META_LINE == 0,
 	       "a chunk's bitmap must start on a cache line");
 
-/* A chunk's header and its bitmap, one block of bookkeeping. */
-static size_t chunk_bytes(unsigned long nbits)
+/* A chunk's header, its bitmap and (@records) its block records, one
+ * block of bookkeeping. */
+static size_t chunk_bytes(unsigned long nbits, bool records)
 {
-	return sizeof(struct gen_pool_chunk) + modern_bits_to_longs(nbits) * sizeof(unsigned long);
+	return sizeof(struct gen_pool_chunk) +
+	       modern_bits_to_longs(nbits) * sizeof(unsigned long) * (records ? 2 : 1);
 }
 
-size_t modern_chunk_meta_bytes(unsigned long nbits)
+size_t modern_chunk_meta_bytes(const struct gen_pool *pool, unsigned long nbits)
 {
-	return chunk_bytes(nbits) + modern_index_bytes(nbits);
+	return chunk_bytes(nbits, pool->records) + modern_index_bytes(nbits);
 }
 
 /**
@@ -139,6 +142,7 @@ struct gen_pool *modern_gen_pool_create_mode(int min_alloc_order, int nid, bool 
 	pool->data = NULL;
 	pool->name = NULL;
 	pool->lockless = lockless;
+	pool->records = false;
 	return pool;
 }
 
@@ -200,11 +204,15 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	if (!range_ok(pool, virt, size, func))
 		return -EINVAL;
 	nbits = size >> pool->min_alloc_order;
-	chunk = modern_meta_zalloc(chunk_bytes(nbits));
+	chunk = modern_meta_zalloc(chunk_bytes(nbits, pool->records));
 	if (!chunk)
 		return -ENOMEM;
+	chunk->nbits = nbits;
 	if (used)
 		modern_bitmap_set(chunk->bits, 0, nbits);
+	/* Memory added in use is one block. */
+	if (used && nbits && pool->records)
+		modern_records_mark(chunk, 0, false);
 	if (nbits && nbits <= MODERN_INDEX_MAX_BITS) {
 		chunk->index = modern_index_create(chunk->bits, nbits);
 		/* An order-aligned pool's chunk comes with memory for its
@@ -215,7 +223,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 			chunk->index = NULL;
 		}
 		if (!chunk->index) {
-			modern_meta_free(chunk, chunk_bytes(nbits));
+			modern_meta_free(chunk, chunk_bytes(nbits, pool->records));
 			return -ENOMEM;
 		}
 	}
@@ -223,12 +231,11 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	chunk->owner = owner;
 	chunk->start_addr = virt;
 	chunk->end_addr = virt + (size - 1);
-	chunk->nbits = nbits;
 	atomic_init(&chunk->avail, (long)(used ? size - (nbits << pool->min_alloc_order) : size));
 	rc = publish_chunk(pool, chunk);
 	if (rc) {
 		modern_index_destroy(chunk->index);
-		modern_meta_free(chunk, chunk_bytes(nbits));
+		modern_meta_free(chunk, chunk_bytes(nbits, pool->records));
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc == -EDEADLK) {
@@ -338,7 +345,7 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 	for (chunk = modern_first_chunk(pool); chunk; chunk = next) {
 		next = chunk->next_chunk;
 		modern_index_destroy(chunk->index);
-		modern_meta_free(chunk, chunk_bytes(chunk->nbits));
+		modern_meta_free(chunk, chunk_bytes(chunk->nbits, pool->records));
 	}
 	modern_dir_destroy(pool->dir);
 	free((void *)pool->name);
@@ -377,6 +384,8 @@ static unsigned long hand_out(struct gen_pool *pool, struct gen_pool_chunk *chun
 		avail_add_locked(chunk, -bytes);
 	else
 		atomic_fetch_sub_explicit(&chunk->avail, bytes, memory_order_relaxed);
+	if (pool->records)
+		modern_records_mark(chunk, bit, !locked);
 	if (owner)
 		*owner = chunk->owner;
 	return chunk->start_addr + (bit << order);
@@ -795,16 +804,55 @@ static bool free_range_ok(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 	return true;
 }
 
-/* Indexed mode: check, release and update the index under the lock; report
- * (the handler may use the pool) only once the lock is dropped. */
+/* The records' verdict on freeing @nbits granules at @start. */
+static bool records_allow(const struct gen_pool_chunk *chunk, unsigned long start,
+			  unsigned long nbits, bool exact, struct free_error *err)
+{
+	struct modern_records_verdict v;
+
+	if (modern_records_free_ok(chunk, start, nbits, exact, &v))
+		return true;
+	*err = (struct free_error){ v.code, v.msg };
+	return false;
+}
+
+/*
+ * gen_pool_free_addr(): the size of the block at @addr, from the records.
+ * An address in no chunk or off a granule gets one granule, for
+ * free_range_ok() to refuse in its usual words.
+ */
+static bool size_from_records(struct gen_pool *pool, const struct gen_pool_chunk *chunk,
+			      unsigned long addr, struct free_error *err, size_t *size)
+{
+	struct modern_records_verdict v;
+	unsigned long n;
+
+	*size = granule(pool);
+	if (!chunk || ((addr - chunk->start_addr) & (granule(pool) - 1)))
+		return true;
+	n = modern_records_block_at(chunk, (addr - chunk->start_addr) >> pool->min_alloc_order,
+				    &v);
+	if (!n) {
+		*err = (struct free_error){ v.code, v.msg };
+		return false;
+	}
+	*size = n << pool->min_alloc_order;
+	return true;
+}
+
+/*
+ * Indexed mode: check, release and update the index under the lock; report
+ * (the handler may use the pool) only once the lock is dropped.  @by_addr
+ * (gen_pool_free_addr()): @size comes from the records and is stored there.
+ */
 static MODERN_ALWAYS_INLINE bool
 free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
-	     struct free_error *err, struct gen_pool_chunk **found)
+	     struct free_error *err, struct gen_pool_chunk **found, size_t *by_addr)
 {
 	struct gen_pool_chunk *chunk;
 	unsigned long start, nbits;
 	size_t slot = 0;
-	bool ok;
+	bool ok = true;
 
 	*found = NULL;
 	if (!modern_lock_acquire(&pool->lock)) {
@@ -812,13 +860,19 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 		return false;
 	}
 	chunk = modern_dir_lookup(pool->dir, addr, &slot);
-	ok = free_range_ok(pool, chunk, addr, size, err, &start, &nbits);
+	if (by_addr)
+		ok = size_from_records(pool, chunk, addr, err, &size);
+	ok = ok && free_range_ok(pool, chunk, addr, size, err, &start, &nbits);
+	if (ok && pool->records)
+		ok = records_allow(chunk, start, nbits, true, err);
 	/* Check and clear in one call: under the lock nothing can intervene. */
 	if (ok && !modern_bitmap_release_excl(chunk->bits, start, nbits)) {
 		*err = already_free;
 		ok = false;
 	}
 	if (ok) {
+		if (pool->records)
+			modern_records_unmark(chunk, start, false);
 		if (chunk->index)
 			modern_index_update(chunk->index, chunk->bits, start, nbits);
 		modern_dir_refresh_chunk(pool->dir, slot, chunk);
@@ -826,6 +880,8 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 	}
 	modern_lock_release(&pool->lock);
 	*found = chunk;
+	if (by_addr)
+		*by_addr = ok ? size : 0;
 	return ok;
 }
 
@@ -841,10 +897,16 @@ free_lockless(struct gen_pool *pool, unsigned long addr, size_t size,
 	*found = chunk;
 	if (!free_range_ok(pool, chunk, addr, size, err, &start, &nbits))
 		return false;
+	if (pool->records && !records_allow(chunk, start, nbits, false, err))
+		return false;
 	if (!modern_bitmap_all_set(chunk->bits, start, nbits)) {
 		*err = already_free;
 		return false;
 	}
+	/* Forgotten before the release, so that whoever claims the granules
+	 * next cannot have its record cleared by this call. */
+	if (pool->records)
+		modern_records_unmark(chunk, start, true);
 	remain = modern_bitmap_clear_ll(chunk->bits, start, nbits);
 	/* Whatever this call did release must be counted back, even when a
 	 * concurrent free of the same block released the rest. */
@@ -898,7 +960,7 @@ free_block(struct gen_pool *pool, unsigned long addr, size_t size, void **owner,
 	if (pool->lockless)
 		ok = free_lockless(pool, addr, size, &err, &chunk);
 	else
-		ok = free_indexed(pool, addr, size, &err, &chunk);
+		ok = free_indexed(pool, addr, size, &err, &chunk, NULL);
 	if (!ok) {
 		if (err.code == GENALLOC_EREENTRY)
 			modern_refuse_reentry(pool, func, addr, size);
@@ -932,6 +994,67 @@ void modern_gen_pool_free_owner(struct gen_pool *pool, unsigned long addr, size_
 void modern_gen_pool_free(struct gen_pool *pool, unsigned long addr, size_t size)
 {
 	free_block(pool, addr, size, NULL, "gen_pool_free");
+}
+
+/**
+ * gen_pool_free_addr() - give back the block at @addr, its size from the records
+ * @pool: the pool, keeping block records, in indexed mode
+ * @addr: the block's address
+ *
+ * Return: the bytes freed, or 0 (see genalloc.h).
+ */
+size_t modern_gen_pool_free_addr(struct gen_pool *pool, unsigned long addr)
+{
+	struct gen_pool_chunk *chunk;
+	struct free_error err;
+	size_t size = 0;
+
+	if (!pool_ok(pool, "gen_pool_free_addr"))
+		return 0;
+	if (!pool->records || pool->lockless) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free_addr", pool, addr,
+				0, pool->records ? "not in lock-free mode"
+						 : "the pool keeps no block records");
+		return 0;
+	}
+	if (!free_indexed(pool, addr, 0, &err, &chunk, &size)) {
+		if (err.code == GENALLOC_EREENTRY)
+			modern_refuse_reentry(pool, "gen_pool_free_addr", addr, 0);
+		else
+			genalloc_report(GENALLOC_BUG, err.code, "gen_pool_free_addr", pool, addr,
+					0, err.msg);
+		return 0;
+	}
+	return size;
+}
+
+/**
+ * gen_pool_use_block_records() - keep a record of where each block starts
+ * @pool: the pool, with no chunk yet
+ *
+ * Return: 0, -EINVAL or -EDEADLK (see genalloc.h).
+ */
+int modern_gen_pool_use_block_records(struct gen_pool *pool)
+{
+	const char *msg = NULL;
+
+	if (!pool_ok(pool, "gen_pool_use_block_records"))
+		return -EINVAL;
+	if (!modern_lock_acquire(&pool->lock)) {
+		modern_refuse_reentry(pool, "gen_pool_use_block_records", 0, 0);
+		return -EDEADLK;
+	}
+	if (modern_dir_count(pool->dir))
+		msg = "the pool already has memory";
+	else
+		pool->records = true;
+	modern_lock_release(&pool->lock);
+	if (msg) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_use_block_records",
+				pool, 0, 0, msg);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /**

@@ -36,7 +36,7 @@ void modern_refuse_reentry(struct gen_pool *pool, const char *func, unsigned lon
 			   size_t size);
 
 /* Bytes of bookkeeping for a chunk of @nbits granules. */
-size_t modern_chunk_meta_bytes(unsigned long nbits);
+size_t modern_chunk_meta_bytes(const struct gen_pool *pool, unsigned long nbits);
 
 /**
  * modern_pool_alloc() - gen_pool_alloc_algo_owner() on a non-NULL pool

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * modern/walk.c - the walk over a pool's runs: every maximal run of free
- * (or used) granules, chunk by chunk in address order, under the pool's
+ * granules, and every block (with block records) or maximal run of used
+ * granules (without), chunk by chunk in address order, under the pool's
  * lock (gen_pool_for_each_run() in genalloc.h).
  *
  * Read-only: it finds each run's end with the bitmap's word-at-a-time
@@ -15,6 +16,7 @@
 #include "chunkdir_internal.h"
 #include "lock_internal.h"
 #include "pool_internal.h"
+#include "records_internal.h"
 
 static bool walk_args_ok(struct gen_pool *pool, unsigned int which, gen_pool_run_fn func)
 {
@@ -58,6 +60,9 @@ static int walk_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsig
 
 		end = used ? modern_find_next_zero_bit(chunk->bits, chunk->nbits, g)
 			   : modern_find_next_bit(chunk->bits, chunk->nbits, g);
+		/* With records, a used run is told as its blocks. */
+		if (used && end > g && pool->records)
+			end = modern_records_block_end(chunk, g, end);
 		if (end == g)
 			continue;
 		if (which & (used ? GEN_POOL_RUNS_USED : GEN_POOL_RUNS_FREE)) {

@@ -170,6 +170,7 @@ expect deps-lcov 'lcov' lcov genhtml
 expect deps-valgrind 'valgrind' valgrind
 expect deps-gnuplot 'gnuplot-nox' gnuplot
 expect deps-cmake 'cmake' cmake
+expect deps-jq 'jq' jq
 EXTRA=(CC=gcc CXX=g++)
 expect deps-cxx 'g++' g++
 EXTRA=(FUZZ_CC=fake-clang)

@@ -21,6 +21,7 @@
  * proves that the pool did not either.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,6 +487,58 @@ static void op_set_algo(struct run *r)
 	fuzz_expect_quiet("set_algo");
 }
 
+/* JSON nests properly: every { and [ closed, in order, nothing left. */
+static int json_balanced(const char *s)
+{
+	char stack[8];
+	int depth = 0;
+	bool in_string = false;
+
+	for (; *s; s++) {
+		if (*s == '"') {
+			in_string = !in_string;
+		} else if (in_string) {
+			continue;
+		} else if (*s == '{' || *s == '[') {
+			if (depth == (int)sizeof(stack))
+				return 0;
+			stack[depth++] = *s;
+		} else if (*s == '}' || *s == ']') {
+			if (!depth || stack[--depth] != (*s == '}' ? '{' : '['))
+				return 0;
+		}
+	}
+	return depth == 0 && !in_string;
+}
+
+/*
+ * The dump (text or JSON, by the number of live blocks so that no input
+ * byte is spent on it) is whole, and its total of used bytes is the
+ * reference's.
+ */
+static void check_dump(const struct run *r)
+{
+	int format = r->nr_live % 2 ? GENALLOC_DUMP_JSON : GENALLOC_DUMP_TEXT;
+	const char *key = format == GENALLOC_DUMP_JSON ? "\"totals\":" : "\ntotal: ";
+	unsigned long used = 0;
+	char *buf = NULL, *t;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	for (int k = 0; k < r->n; k++)
+		for (unsigned long i = 0; i < r->chunks[k].nbits; i++)
+			used += r->chunks[k].used[i] * r->g;
+	FUZZ_CHECK(f && gen_pool_dump(r->pool, f, format) == 0, "dump");
+	FUZZ_CHECK(fclose(f) == 0 && buf, "dump: stream");
+	t = strstr(buf, key);
+	FUZZ_CHECK(t, "dump: no totals");
+	t = strstr(t, format == GENALLOC_DUMP_JSON ? "\"used\":" : "used ");
+	FUZZ_CHECK(t && strtoul(strpbrk(t, "0123456789"), NULL, 10) == used, "dump: used total");
+	FUZZ_CHECK(format == GENALLOC_DUMP_TEXT || json_balanced(buf), "dump: JSON nesting");
+	free(buf);
+	fuzz_expect_quiet("dump");
+}
+
 static void op_query(struct run *r)
 {
 	int k;
@@ -508,6 +561,7 @@ static void op_query(struct run *r)
 	FUZZ_CHECK(gen_pool_has_addr(r->pool, a, c->size - off), "has_addr(to the end)");
 	FUZZ_CHECK(!gen_pool_has_addr(r->pool, a, c->size - off + 1), "has_addr(past the end)");
 	fuzz_expect_quiet("queries");
+	check_dump(r);
 }
 
 /* ------------------------------------------------------------ misuse */

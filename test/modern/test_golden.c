@@ -163,13 +163,16 @@ struct live {
 	unsigned long addr, size;
 };
 
-static struct gen_pool *golden_pool(const struct golden_case *c, bool lockless)
+/* @records: with block records, which must change no address. */
+static struct gen_pool *golden_pool(const struct golden_case *c, bool lockless, bool records)
 {
 	struct gen_pool *pool = gen_pool_create(c->order, -1);
 	int i;
 
 	ck_assert_ptr_nonnull(pool);
 	gen_pool_set_lockless(pool, lockless);
+	if (records)
+		ck_assert_int_eq(gen_pool_use_block_records(pool), 0);
 	for (i = 0; i < c->nchunks; i++)
 		ck_assert_int_eq(gen_pool_add_virt(pool, c->start[i], c->start[i] + PHYS_OFF,
 						   c->size[i], -1), 0);
@@ -220,7 +223,7 @@ static unsigned long total_bytes(const struct golden_case *c)
 static void golden_write(const struct golden_case *c, FILE *f)
 {
 	static struct live live[MAX_LIVE];
-	struct gen_pool *pool = golden_pool(c, false);
+	struct gen_pool *pool = golden_pool(c, false, false);
 	unsigned long used = 0, target = total_bytes(c) / 100 * (unsigned long)c->fill;
 	unsigned long size, arg, addr, k;
 	uint64_t s = c->seed;
@@ -318,9 +321,9 @@ static void golden_header(const struct golden_case *c, FILE *f)
 }
 
 /* Replay @c's file on a fresh pool: every address as recorded. */
-static void golden_replay(const struct golden_case *c, bool lockless)
+static void golden_replay(const struct golden_case *c, bool lockless, bool records)
 {
-	struct gen_pool *pool = golden_pool(c, lockless);
+	struct gen_pool *pool = golden_pool(c, lockless, records);
 	FILE *f = golden_open(c, "r");
 	unsigned long size, arg, want, addr;
 	char line[256], op;
@@ -370,13 +373,20 @@ START_TEST(golden_indexed)
 		golden_write(c, f);
 		ck_assert_int_eq(fclose(f), 0);
 	}
-	golden_replay(c, false);
+	golden_replay(c, false, false);
+}
+END_TEST
+
+/* Block records change no address, in either mode. */
+START_TEST(golden_records)
+{
+	golden_replay(&cases[_i / 2], _i % 2, true);
 }
 END_TEST
 
 START_TEST(golden_linear)
 {
-	golden_replay(&cases[_i], true);
+	golden_replay(&cases[_i], true, false);
 }
 END_TEST
 
@@ -390,6 +400,7 @@ Suite *golden_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_loop_test(tc, golden_indexed, 0, NCASES);
 	tcase_add_loop_test(tc, golden_linear, 0, NCASES);
+	tcase_add_loop_test(tc, golden_records, 0, 2 * NCASES);
 	suite_add_tcase(s, tc);
 	return s;
 }
