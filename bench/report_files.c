@@ -339,8 +339,6 @@ static void html_machine(FILE *f, const char *dir)
 	fclose(m);
 }
 
-static int write_html(const struct bench_study *s, const char *dir, int plots)
-
 /* The engines the peak maps set side by side, in this order. */
 static const char *const map_engines[] = { "buddy", "compat", "ff8", "bf8" };
 #define NR_MAP_ENGINES (sizeof(map_engines) / sizeof(map_engines[0]))
