@@ -401,8 +401,8 @@ static size_t chunks_used(const struct bench_pool *p, const struct block *set, s
 
 /*
  * A fill leaves the live blocks packed in allocation order; the pairs then
- * fragment the pool until their frees and allocations balance.  The issue's
- * figures are for that steady state, so before the timed runs every engine
+ * fragment the pool until their frees and allocations balance.  The figures
+ * are meant for that steady state, so before the timed runs every engine
  * runs @s->warm untimed pairs per live block (a turnover of the whole live
  * set each), or as many as @budget seconds allow (@s->warm_budget in the
  * main timings): a 1G pool half full of log-uniform 16 B..64 KiB blocks
