@@ -549,8 +549,7 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
  * - each through a copy of alloc_indexed() of its own: with the algorithm,
  * the filter and the owner constant, the tests on them fold away and the
  * search's state stays in registers instead of being spilled around every
- * call (callgrind: 85 fewer instructions a pair for best fit and
- * order-aligned fit than through alloc_other()).
+ * call (bench/FINDINGS.md measures it against alloc_other()).
  */
 static MODERN_NOINLINE unsigned long
 alloc_first_fit(struct gen_pool *pool, size_t size, unsigned long nbits)
