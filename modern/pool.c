@@ -475,17 +475,6 @@ alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size,
 	return true;
 }
 
-/* Which chunks an allocation may use: all (NULL), or those @keep accepts. */
-struct chunk_filter {
-	bool (*keep)(const struct gen_pool_chunk *chunk, void *arg);
-	void *arg;
-};
-
-static bool filtered_out(const struct chunk_filter *filter, const struct gen_pool_chunk *chunk)
-{
-	return filter && !filter->keep(chunk, filter->arg);
-}
-
 static bool aligned_kind(enum modern_algo_kind kind)
 {
 	return kind == MODERN_ALGO_ALIGN || kind == MODERN_ALGO_ORDER_ALIGN;
@@ -514,7 +503,7 @@ static bool aim_dir(struct gen_pool *pool, enum modern_algo_kind kind, const voi
 static MODERN_ALWAYS_INLINE unsigned long
 alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 	      genpool_algo_t algo, enum modern_algo_kind kind,
-	      void *data, void **owner, const struct chunk_filter *filter)
+	      void *data, void **owner)
 {
 	unsigned long addr = 0;
 	size_t slot;
@@ -533,8 +522,6 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 			if (slot == MODERN_DIR_NONE)
 				break;
 		}
-		if (filtered_out(filter, modern_dir_chunk(pool->dir, slot)))
-			continue;
 		if (alloc_in_slot(pool, slot, size, nbits, algo, kind, data, &addr, owner))
 			break;
 		/* The chunk's index may now remember this miss. */
@@ -546,8 +533,8 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 
 /*
  * The common requests - a built-in algorithm, every chunk, no owner wanted
- * - each through a copy of alloc_indexed() of its own: with the algorithm,
- * the filter and the owner constant, the tests on them fold away and the
+ * - each through a copy of alloc_indexed() of its own: with the algorithm
+ * and the owner constant, the tests on them fold away and the
  * search's state stays in registers instead of being spilled around every
  * call (bench/FINDINGS.md measures it against alloc_other()).
  */
@@ -555,21 +542,21 @@ static MODERN_NOINLINE unsigned long
 alloc_first_fit(struct gen_pool *pool, size_t size, unsigned long nbits)
 {
 	return alloc_indexed(pool, size, nbits, gen_pool_first_fit, MODERN_ALGO_FIRST_FIT,
-			     NULL, NULL, NULL);
+			     NULL, NULL);
 }
 
 static MODERN_NOINLINE unsigned long
 alloc_best_fit(struct gen_pool *pool, size_t size, unsigned long nbits)
 {
 	return alloc_indexed(pool, size, nbits, gen_pool_best_fit, MODERN_ALGO_BEST_FIT,
-			     NULL, NULL, NULL);
+			     NULL, NULL);
 }
 
 static MODERN_NOINLINE unsigned long
 alloc_order_align(struct gen_pool *pool, size_t size, unsigned long nbits)
 {
 	return alloc_indexed(pool, size, nbits, gen_pool_first_fit_order_align,
-			     MODERN_ALGO_ORDER_ALIGN, NULL, NULL, NULL);
+			     MODERN_ALGO_ORDER_ALIGN, NULL, NULL);
 }
 
 /* first_fit_align and fixed_alloc: their data checked, then as above. */
@@ -579,7 +566,7 @@ alloc_with_data(struct gen_pool *pool, size_t size, unsigned long nbits, genpool
 {
 	if (!modern_algo_data_ok(algo, data, pool))
 		return 0;
-	return alloc_indexed(pool, size, nbits, algo, kind, data, NULL, NULL);
+	return alloc_indexed(pool, size, nbits, algo, kind, data, NULL);
 }
 
 static MODERN_NOINLINE unsigned long
@@ -599,8 +586,7 @@ alloc_fixed(struct gen_pool *pool, size_t size, unsigned long nbits, void *data)
  * then the indexed or the lock-free search. */
 static MODERN_NOINLINE unsigned long
 alloc_other(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_algo_t algo,
-	    enum modern_algo_kind kind, void *data, void **owner,
-	    const struct chunk_filter *filter)
+	    enum modern_algo_kind kind, void *data, void **owner)
 {
 	struct gen_pool_chunk *chunk;
 	unsigned long bit;
@@ -610,9 +596,9 @@ alloc_other(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_alg
 	    !modern_algo_data_ok(algo, data, pool))
 		return 0;
 	if (!pool->lockless)
-		return alloc_indexed(pool, size, nbits, algo, kind, data, owner, filter);
+		return alloc_indexed(pool, size, nbits, algo, kind, data, owner);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
-		if (chunk_may_fit(chunk, size) && !filtered_out(filter, chunk) &&
+		if (chunk_may_fit(chunk, size) &&
 		    claim_in_chunk(pool, chunk, nbits, algo, data, &bit))
 			return hand_out(pool, chunk, bit, nbits, owner, false);
 	return 0;
@@ -621,11 +607,10 @@ alloc_other(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_alg
 /*
  * The checks every request shares, done without a stack frame; then the
  * default request or any other.  Forced inline so that each entry point's
- * constant owner and filter fold away.
+ * constant owner folds away.
  */
 static MODERN_ALWAYS_INLINE unsigned long
-pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo, void *data, void **owner,
-	   const struct chunk_filter *filter)
+pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo, void *data, void **owner)
 {
 	int order = pool->min_alloc_order;
 	enum modern_algo_kind kind;
@@ -646,7 +631,7 @@ pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo, void *data, 
 	if (!algo)
 		algo = gen_pool_first_fit;
 	kind = modern_algo_kind_of(algo);
-	if (!filter && !owner && !pool->lockless) {
+	if (!owner && !pool->lockless) {
 		if (kind == MODERN_ALGO_FIRST_FIT)
 			return alloc_first_fit(pool, size, nbits);
 		if (kind == MODERN_ALGO_BEST_FIT)
@@ -658,28 +643,13 @@ pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo, void *data, 
 		if (kind == MODERN_ALGO_FIXED)
 			return alloc_fixed(pool, size, nbits, data);
 	}
-	return alloc_other(pool, size, nbits, algo, kind, data, owner, filter);
+	return alloc_other(pool, size, nbits, algo, kind, data, owner);
 }
 
 unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
 				void *data, void **owner)
 {
-	return pool_alloc(pool, size, algo, data, owner, NULL);
-}
-
-/*
- * A filter rather than a wrapper algorithm: the pool recognises built-in
- * algorithms by their address, and only those are answered by the index
- * (and let the directory skip chunks that cannot fit).
- */
-unsigned long modern_pool_alloc_filtered(struct gen_pool *pool, size_t size,
-					 genpool_algo_t algo, void *data,
-					 bool (*keep)(const struct gen_pool_chunk *chunk, void *arg),
-					 void *arg)
-{
-	struct chunk_filter filter = { keep, arg };
-
-	return pool_alloc(pool, size, algo, data, NULL, &filter);
+	return pool_alloc(pool, size, algo, data, owner);
 }
 
 /**
@@ -700,7 +670,7 @@ unsigned long modern_gen_pool_alloc_algo_owner(struct gen_pool *pool, size_t siz
 		*owner = NULL;
 	if (!pool_ok(pool, "gen_pool_alloc_algo_owner"))
 		return 0;
-	return pool_alloc(pool, size, algo, data, owner, NULL);
+	return pool_alloc(pool, size, algo, data, owner);
 }
 
 /**
@@ -717,7 +687,7 @@ unsigned long modern_gen_pool_alloc_algo(struct gen_pool *pool, size_t size,
 {
 	if (!pool_ok(pool, "gen_pool_alloc_algo"))
 		return 0;
-	return pool_alloc(pool, size, algo, data, NULL, NULL);
+	return pool_alloc(pool, size, algo, data, NULL);
 }
 
 /**
@@ -735,7 +705,7 @@ unsigned long modern_gen_pool_alloc_owner(struct gen_pool *pool, size_t size,
 		*owner = NULL;
 	if (!pool_ok(pool, "gen_pool_alloc_owner"))
 		return 0;
-	return pool_alloc(pool, size, pool->algo, pool->data, owner, NULL);
+	return pool_alloc(pool, size, pool->algo, pool->data, owner);
 }
 
 /**
@@ -749,7 +719,7 @@ unsigned long modern_gen_pool_alloc(struct gen_pool *pool, size_t size)
 {
 	if (!pool_ok(pool, "gen_pool_alloc"))
 		return 0;
-	return pool_alloc(pool, size, pool->algo, pool->data, NULL, NULL);
+	return pool_alloc(pool, size, pool->algo, pool->data, NULL);
 }
 
 /* What is wrong with a free, found before any bit changes. */

@@ -52,26 +52,4 @@ size_t modern_chunk_meta_bytes(const struct gen_pool *pool, unsigned long nbits)
 unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
 				void *data, void **owner);
 
-/**
- * modern_pool_alloc_filtered() - gen_pool_alloc_algo() in chosen chunks only
- * @pool: the pool, not NULL
- * @size: bytes
- * @algo: the algorithm, not NULL
- * @data: its data
- * @keep: called with each chunk the search is about to try (under the
- *        pool's lock in indexed mode, so it must not call back into @pool);
- *        false skips the chunk
- * @arg:  passed to @keep
- *
- * For a caller that keeps its own record of the chunks (compat's bitmap
- * backend): with a built-in @algo the search stays indexed, where a wrapper
- * algorithm doing the same skip would make the pool scan every bitmap.
- *
- * Return: the address, or 0.
- */
-unsigned long modern_pool_alloc_filtered(struct gen_pool *pool, size_t size,
-					 genpool_algo_t algo, void *data,
-					 bool (*keep)(const struct gen_pool_chunk *chunk, void *arg),
-					 void *arg);
-
 #endif /* GENALLOC_MODERN_POOL_INTERNAL_H */
