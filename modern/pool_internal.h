@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * modern/pool_internal.h - chunk-list access shared by the pool, the DMA
- * helpers and the checker (not installed).
+ * modern/pool_internal.h - chunk-list access shared by the pool's requests
+ * (pool.c), its chunks (chunks.c), the DMA helpers and the checker (not
+ * installed).
  */
 #ifndef GENALLOC_MODERN_POOL_INTERNAL_H
 #define GENALLOC_MODERN_POOL_INTERNAL_H
@@ -16,6 +17,33 @@
 static inline struct gen_pool_chunk *modern_first_chunk(struct gen_pool *pool)
 {
 	return atomic_load_explicit(&pool->chunks, memory_order_acquire);
+}
+
+/* The pool's granule in bytes. */
+static inline unsigned long modern_pool_granule(const struct gen_pool *pool)
+{
+	return 1UL << pool->min_alloc_order;
+}
+
+/* A public call's NULL pool: WARN EINVAL, and false. */
+static inline bool modern_pool_ok(const struct gen_pool *pool, const char *func)
+{
+	if (pool)
+		return true;
+	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, NULL, 0, 0, "NULL pool");
+	return false;
+}
+
+/* The chunk holding @addr, or NULL.  Chunks never overlap: at most one. */
+static inline struct gen_pool_chunk *modern_find_chunk(struct gen_pool *pool,
+						       unsigned long addr)
+{
+	struct gen_pool_chunk *chunk;
+
+	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
+		if (addr >= chunk->start_addr && addr <= chunk->end_addr)
+			return chunk;
+	return NULL;
 }
 
 /* Bytes in a chunk, tail included (end_addr is inclusive). */
