@@ -41,7 +41,12 @@ if [ -n "$line" ]; then
 	if [ "$status" != 0 ] && [ $((f + e)) = 0 ]; then
 		fail "the Check runner (exit status $status)"
 	elif [ $((f + e)) != 0 ]; then
-		failures+=("$((f + e)) Check test(s)")
+		failures+=("$((f + e)) Check test(s):")
+		# Check's failure lines, "file:line:F:tcase:test:iter: why", so
+		# that the verdict names each test even when the log is cut short.
+		while IFS= read -r l; do
+			failures+=("  $l")
+		done < <(grep -E '^[^:]+:[0-9]+:[FE]:' "$out")
 	fi
 else
 	fail "the Check runner (exit status $status, no summary)"
@@ -69,7 +74,10 @@ fi
 
 echo
 for f in "${failures[@]}"; do
-	echo "FAILED: $f"
+	case $f in
+	"  "*) echo "$f" ;;
+	*) echo "FAILED: $f" ;;
+	esac
 done
 echo "check: $passed passed, $failed failed"
 [ "$failed" = 0 ]
