@@ -58,8 +58,7 @@ static inline bool compat_bm_lock(struct compat_bitmap_pool *bp, const char *fun
 {
 	if (genalloc_lock_take(&bp->lock))
 		return true;
-	genalloc_report(GENALLOC_WARN, GENALLOC_EREENTRY, func, bp->cpool, 0, 0,
-			GENALLOC_REENTRY_MSG_2005);
+	legacy_report_misuse(LEGACY_REENTRY, func, bp->cpool, 0, 0);
 	return false;
 }
 

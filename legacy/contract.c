@@ -67,6 +67,12 @@ static const struct legacy_rule legacy_rules[] = {
 	[LEGACY_DONATION_NO_MEMORY] = RULE(WARN, EINVAL,
 		"no memory to record the donation"),
 	[LEGACY_DESTROY_BUSY] = RULE(BUG, EBUSY, "pool has live blocks"),
+	/* The cause, and the fix: the 2005 API has no lock-free mode. */
+	[LEGACY_REENTRY] = RULE(WARN, EREENTRY,
+		"this thread is already inside a locked call on the pool (a signal "
+		"handler interrupted it, or a callback re-entered it): block the "
+		"signal around the pool's calls, or use <linux/genalloc.h>'s "
+		"lock-free pools"),
 };
 
 void legacy_report_misuse(enum legacy_misuse what, const char *func, const void *pool,

@@ -59,6 +59,8 @@ enum legacy_misuse {
 	LEGACY_DONATION_NO_MEMORY,
 	/* gen_pool_destroy() */
 	LEGACY_DESTROY_BUSY,
+	/* any locked call, entered again by the thread inside it */
+	LEGACY_REENTRY,
 };
 
 /**
@@ -187,16 +189,5 @@ static inline void legacy_report(const struct legacy_verdict *v, const char *fun
 	if (v->what)
 		legacy_report_misuse(v->what, func, pool, addr, size);
 }
-
-/*
- * What a call refused for re-entry says (GENALLOC_EREENTRY), on both
- * engines of the 2005 API: the cause, and the fix, since the 2005 API has
- * no lock-free mode.
- */
-#define GENALLOC_REENTRY_MSG_2005                                              \
-	"this thread is already inside a locked call on the pool (a signal "   \
-	"handler interrupted it, or a callback re-entered it): block the "     \
-	"signal around the pool's calls, or use <linux/genalloc.h>'s "         \
-	"lock-free pools"
 
 #endif /* GENALLOC_LEGACY_CONTRACT_INTERNAL_H */

@@ -77,8 +77,11 @@ static inline void legacy_unlock(struct gen_pool *pool)
 	genalloc_lock_drop(&pool->lock_word);
 }
 
-void legacy_refuse_reentry(const struct gen_pool *pool, const char *func, unsigned long addr,
-			   unsigned long size);
+static inline void legacy_refuse_reentry(const struct gen_pool *pool, const char *func,
+					 unsigned long addr, unsigned long size)
+{
+	legacy_report_misuse(LEGACY_REENTRY, func, pool, addr, size);
+}
 
 /*
  * buddy.c: growth, shared with the prefill at creation.  legacy_grow() asks

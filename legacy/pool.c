@@ -68,13 +68,6 @@ struct gen_pool *legacy_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
 	return pool;
 }
 
-void legacy_refuse_reentry(const struct gen_pool *pool, const char *func, unsigned long addr,
-			   unsigned long size)
-{
-	genalloc_report(GENALLOC_WARN, GENALLOC_EREENTRY, func, pool, addr, size,
-			GENALLOC_REENTRY_MSG_2005);
-}
-
 void legacy_gen_pool_destroy(struct gen_pool *pool)
 {
 	unsigned long live;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * modern/algo_internal.h - what the pool needs to know about the built-in
- * algorithms beyond their genpool_algo_t signature (not installed).
+ * modern/algo_internal.h - which built-in algorithm a request runs, and
+ * its answer through the index (algo.c) (not installed).
  */
 #ifndef GENALLOC_MODERN_ALGO_INTERNAL_H
 #define GENALLOC_MODERN_ALGO_INTERNAL_H
@@ -9,22 +9,6 @@
 #include "genalloc.h"
 #include "index_internal.h"
 #include "sizeclass_internal.h"
-
-/**
- * modern_algo_data_ok() - validate a built-in algorithm's data once per call
- * @algo: the algorithm about to be used
- * @data: its data
- * @pool: the pool (for the granule size and the report)
- *
- * The algorithms check their data themselves, but they run once per chunk;
- * the pool checks first so that one bad request gives one WARN and no
- * chunk is searched.
- *
- * Return: true if @data suits @algo (always, for algorithms without data);
- * false after a WARN EINVAL naming the algorithm.
- */
-bool modern_algo_data_ok(genpool_algo_t algo, const void *data,
-			 const struct gen_pool *pool);
 
 /**
  * enum modern_algo_kind - which built-in algorithm a genpool_algo_t is
@@ -75,7 +59,7 @@ bool modern_algo_indexed_with_data(enum modern_algo_kind kind, void *data,
 /**
  * modern_algo_indexed() - a built-in algorithm's answer through the index
  * @kind:  the algorithm
- * @data:  its data, already validated by modern_algo_data_ok()
+ * @data:  its data, already validated by modern_bitmapfit_data_ok()
  * @pool:  the pool
  * @chunk: the chunk, with an index that matches its bitmap
  * @nr:    granules wanted

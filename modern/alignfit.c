@@ -37,7 +37,7 @@
  *   the memo: three bytes of the index's header.  A search visits the
  *   blocks whose bound (or value) could hold it, O(log8 n) each.
  */
-#include "index_core.h"
+#include "index.h"
 
 #include <errno.h>
 #include <string.h>

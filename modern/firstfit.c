@@ -24,7 +24,7 @@
  *   visit of a stretch, one leaf load per eight blocks and a block scan
  *   per block that starts a run long enough.  No memory of its own.
  */
-#include "index_core.h"
+#include "index.h"
 
 /* Entries of the FAN from @g on level @l that hold @nr. */
 static MODERN_ALWAYS_INLINE unsigned int level_mask(const struct modern_index *ix, unsigned int l,
@@ -173,17 +173,6 @@ block_find(const struct modern_index *ix, const unsigned long *map, unsigned lon
 	if ((b + 1) * BLOCK_WORDS > ix->lastw)
 		return block_find_last(ix, map, b, lo, nr, run_end);
 	return block_find_in(ix, map, b, lo, nr, run_end, false);
-}
-
-/* first_block_ge() on a chunk of at most 8 blocks, whose tree is its
- * leaves and the root: out of line, to keep the leaves' test out of the
- * usual loop. */
-MODERN_NOINLINE unsigned long modern_ix_first_leaf_ge(const struct modern_index *ix,
-						      unsigned long nr)
-{
-	unsigned int m = leaf_mask(ix, 0, nr);
-
-	return m ? (unsigned long)__builtin_ctz(m) : MODERN_INDEX_NONE;
 }
 
 /* First fit's answer in block @b, the leftmost that holds @nr (or NONE). */

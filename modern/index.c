@@ -2,7 +2,7 @@
 /*
  * modern/index.c - the run index over a chunk's bitmap: its life cycle,
  * the upkeep of its full map and max tree at every claim and release, and
- * its verification.  modern/index_core.h states what is indexed; the
+ * its verification.  modern/index.h states what is indexed; the
  * searches are in firstfit.c, alignfit.c and sizeclass.c.
  *
  * HOW IT IS KEPT EXACT
@@ -53,7 +53,7 @@
  *   the consumer only through its operations.  A chunk with none of them
  *   pays one test an update.
  */
-#include "index_core.h"
+#include "index.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -492,6 +492,17 @@ static MODERN_ALWAYS_INLINE void raise_block_later(struct modern_index *ix, unsi
 		ix->dirty_pv = old;
 	}
 	ix->dirty_v = v;
+}
+
+/* first_block_ge() on a chunk of at most 8 blocks, whose tree is its
+ * leaves and the root: out of line, to keep the leaves' test out of the
+ * usual loop. */
+MODERN_NOINLINE unsigned long modern_ix_first_leaf_ge(const struct modern_index *ix,
+						      unsigned long nr)
+{
+	unsigned int m = leaf_mask(ix, 0, nr);
+
+	return m ? (unsigned long)__builtin_ctz(m) : MODERN_INDEX_NONE;
 }
 
 /* Bits k of @mask whose leaf @g + k is saturated and yet shorter than @nr

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/maxtree.h - the arithmetic of the engine's 8-ary max trees (not
- * installed): the run index's tree over its blocks (index_core.h) and the
+ * installed): the run index's tree over its blocks (index.h) and the
  * order hints' tree over theirs (orderhint.c).
  *
  * A max tree keeps, above an array of values, levels of nodes each holding

@@ -59,7 +59,7 @@
  *   Two bytes a block of 512 granules and 1/7 of that for the nodes: 1/28
  *   of the bitmap, so that with the run index a chunk's bookkeeping stays
  *   within 1/8 of its bitmap (1/8.3 on big chunks).  A block here is two
- *   of the run index's (HINT_SHIFT in index_core.h): one bound per index block
+ *   of the run index's (HINT_SHIFT in index.h): one bound per index block
  *   would pass the 1/8.  Allocated when they
  *   turn on, or reserved earlier, as a chunk joins a pool whose algorithm
  *   is one of the two (so that its allocations need no memory).  Once

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "algo_internal.h"
+#include "bitmapfit_internal.h"
 #include "bitmap_internal.h"
 #include "compiler_internal.h"
 #include "chunkdir_internal.h"
@@ -253,7 +254,7 @@ static MODERN_ALWAYS_INLINE unsigned long
 alloc_with_data(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_algo_t algo,
 		enum modern_algo_kind kind, void *data)
 {
-	if (!modern_algo_data_ok(algo, data, pool))
+	if (!modern_bitmapfit_data_ok(algo, data, pool))
 		return 0;
 	return alloc_indexed(pool, size, nbits, algo, kind, data, NULL);
 }
@@ -282,7 +283,7 @@ alloc_other(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_alg
 
 	/* Only these two take data. */
 	if ((kind == MODERN_ALGO_ALIGN || kind == MODERN_ALGO_FIXED) &&
-	    !modern_algo_data_ok(algo, data, pool))
+	    !modern_bitmapfit_data_ok(algo, data, pool))
 		return 0;
 	if (!pool->lockless)
 		return alloc_indexed(pool, size, nbits, algo, kind, data, owner);

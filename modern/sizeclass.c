@@ -64,7 +64,7 @@
 
 #include "bitmap_internal.h"
 #include "genalloc.h"
-#include "index_core.h"
+#include "index.h"
 #include "meta_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * modern/index_core.h - the run index's state and the reads every part of
+ * modern/index.h - the run index's state and the reads every part of
  * it shares (not installed): word access, the full map's next used bit,
  * the max tree's leaves and descent, the dirty block.  Private to the
  * files of the index (index.c: life cycle and upkeep; firstfit.c;
@@ -40,8 +40,8 @@
  *   Time: O(log8 n) tree steps and O(log64 n) full-map steps a search or
  *   an update, and at most two block scans an update.
  */
-#ifndef GENALLOC_MODERN_INDEX_CORE_H
-#define GENALLOC_MODERN_INDEX_CORE_H
+#ifndef GENALLOC_MODERN_INDEX_H
+#define GENALLOC_MODERN_INDEX_H
 
 #include "index_internal.h"
 
@@ -166,9 +166,9 @@ void modern_ix_hints_update(struct modern_index *ix, const unsigned long *map,
 			    const struct modern_index_change *chg);
 bool modern_ix_hints_verify(const struct modern_index *ix, const unsigned long *map);
 
-/* Out of line, kept out of their callers' registers: the scan of the
- * chunk's last block (index.c), the saturated leaves' filter (index.c),
- * the search of a tree of one node (firstfit.c). */
+/* Out of line, kept out of their callers' registers (index.c): the scan
+ * of the chunk's last block, the saturated leaves' filter, the search of a
+ * tree of one node. */
 unsigned long modern_ix_find_in_last_block(const struct modern_index *ix,
 					   const unsigned long *map, unsigned long p,
 					   unsigned long flip);
@@ -539,4 +539,4 @@ static MODERN_ALWAYS_INLINE void settle_dirty_at(struct modern_index *ix, unsign
 	settle_dirty(ix, r == MODERN_INDEX_NONE ? r : r >> BLOCK_SHIFT);
 }
 
-#endif /* GENALLOC_MODERN_INDEX_CORE_H */
+#endif /* GENALLOC_MODERN_INDEX_H */
