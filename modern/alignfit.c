@@ -44,6 +44,9 @@
 
 #include "orderhint_internal.h"
 
+/* What keeps the hints and the grid-point map up to date (below). */
+static const struct modern_index_consumer aligned_upkeep;
+
 /* The index blocks past hint block @h's last (its first is @h * HINT_SPAN):
  * the chunk's last hint block may hold only one. */
 static unsigned long hint_block_end(const struct modern_index *ix, unsigned long h)
@@ -51,7 +54,7 @@ static unsigned long hint_block_end(const struct modern_index *ix, unsigned long
 	return min_ul((h + 1) * HINT_SPAN, ix->count[0]);
 }
 
-void modern_ix_points_load(struct modern_index *ix, const unsigned long *map)
+static void points_load(struct modern_index *ix, const unsigned long *map)
 {
 	unsigned long *gp = gp_map(ix), b;
 
@@ -73,7 +76,7 @@ static uint32_t hint_block_value(const struct modern_index *ix, unsigned long h)
 }
 
 /* The hints start as the blocks' longest runs: no request fits in less. */
-void modern_ix_hints_load(struct modern_index *ix)
+static void hints_load(struct modern_index *ix)
 {
 	unsigned long h;
 
@@ -106,9 +109,9 @@ int modern_index_hints_on(struct modern_index *ix, unsigned long mask, unsigned 
 		return -ENOMEM;
 	ix->oh->mask = mask;
 	ix->oh->off = off;
-	modern_ix_hints_load(ix);
+	hints_load(ix);
 	ix->oh_on = true;
-	ix->lazy = true;
+	modern_index_attach(ix, MODERN_IX_ALIGNED, &aligned_upkeep);
 	return 0;
 }
 
@@ -230,8 +233,8 @@ static void ohint_lower(struct modern_index *ix, const unsigned long *map, unsig
 
 /* The hints after a change: bits up to b were claimed out of the free run
  * r, or released, merging the run that started at b into r. */
-MODERN_NOINLINE void modern_ix_hints_update(struct modern_index *ix, const unsigned long *map,
-					    const struct modern_index_change *chg)
+static void hints_update(struct modern_index *ix, const unsigned long *map,
+			 const struct modern_index_change *chg)
 {
 	const struct run r = { chg->run_start, chg->run_end };
 	const unsigned long b = chg->start + chg->nr;
@@ -250,8 +253,7 @@ MODERN_NOINLINE void modern_ix_hints_update(struct modern_index *ix, const unsig
 
 /* The grid-point map after a change: the first bits of the blocks that
  * start inside the claimed or released bits were claimed or released. */
-MODERN_NOINLINE void modern_ix_points_update(struct modern_index *ix,
-					     const struct modern_index_change *chg)
+static void points_update(struct modern_index *ix, const struct modern_index_change *chg)
 {
 	unsigned long lo = ceil_div(chg->start, BLOCK_BITS), m;
 	unsigned long hi = ceil_div(chg->start + chg->nr, BLOCK_BITS);
@@ -276,7 +278,7 @@ static unsigned long block_find_aligned(const struct modern_index *ix,
 /* Does every hint bound its block?  By monotony it is enough that the next
  * request up fits in no run that starts there (the general search, which
  * tries exactly those runs, says so). */
-bool modern_ix_hints_verify(const struct modern_index *ix, const unsigned long *map)
+static bool hints_verify(const struct modern_index *ix, const unsigned long *map)
 {
 	const struct modern_ohint *oh = ix->oh;
 	unsigned long h, b, nr, mask, e;
@@ -298,7 +300,7 @@ bool modern_ix_hints_verify(const struct modern_index *ix, const unsigned long *
 
 /* Is every grid-point bit its block's first bit's freedom, and the bits
  * past the last block clear? */
-bool modern_ix_points_verify(const struct modern_index *ix, const unsigned long *map)
+static bool points_verify(const struct modern_index *ix, const unsigned long *map)
 {
 	const unsigned long *gp = gp_map(ix);
 	unsigned long b, end = ceil_div(ix->count[0], BPL) * BPL;
@@ -503,9 +505,9 @@ static unsigned long find_on_points(struct modern_index *ix, const unsigned long
 	unsigned long words = ceil_div(ix->count[0], BPL), *gp = gp_map(ix), pat, wi, w, q;
 
 	if (!ix->gp_on) {
-		modern_ix_points_load(ix, map);
+		points_load(ix, map);
 		ix->gp_on = true;
-		ix->lazy = true;
+		modern_index_attach(ix, MODERN_IX_ALIGNED, &aligned_upkeep);
 	}
 	/* The grid's blocks in each word, for steps under a word. */
 	pat = k < BPL ? ~0UL / ((1UL << k) - 1) << (b0 % k) : 0;
@@ -668,7 +670,24 @@ static void note_miss(struct modern_index *ix, unsigned char key, unsigned long 
 	if (key != NO_MISS_KEY && nr <= UINT16_MAX) {
 		ix->miss_grid = key;
 		ix->miss_nr = (uint16_t)nr;
+		modern_index_attach(ix, MODERN_IX_ALIGNED, &aligned_upkeep);
 	}
+}
+
+/* A release merged the free run [@s, @e): windows on the memo's grid (or a
+ * coarser one) may now lie in it, and nowhere else new.  The memo stands
+ * for requests longer than the longest of them (see THE MISS MEMO). */
+static void relax_miss(struct modern_index *ix, unsigned long s, unsigned long e)
+{
+	unsigned long step, g, w;
+
+	if (!ix->miss_nr)
+		return;
+	step = 1UL << ix->miss_grid;
+	g = s + ((0UL - s) & (step - 1));	/* s rounded up to the grid */
+	w = g < e ? e - g : 0;
+	if (w >= ix->miss_nr)
+		ix->miss_nr = w < UINT16_MAX ? (uint16_t)(w + 1) : 0;
 }
 
 unsigned long modern_index_aligned_bound(const struct modern_index *ix, unsigned long mask,
@@ -727,3 +746,63 @@ unsigned long modern_index_find_order_aligned(struct modern_index *ix, const uns
 	return find_aligned_memo(ix, map, nr, order_mask(nr), 0, MODERN_INDEX_ORDER_GRID, 0,
 				 run_end);
 }
+
+/* ------------------------------------------------------------ upkeep */
+
+/*
+ * The hints, the grid-point map and the miss memo as the index's consumer.
+ * Their state lives in the index (ix->oh, gp_map(), the memo's bytes), so
+ * the consumer is one constant shared by every chunk, and the index's
+ * footprint already counts it.  Attached by whichever of them is first
+ * turned on.
+ */
+static void aligned_change(const struct modern_index_consumer *c, struct modern_index *ix,
+			   const unsigned long *map, const struct modern_index_change *chg)
+{
+	(void)c;
+	if (!chg->claim)
+		relax_miss(ix, chg->run_start, chg->run_end);
+	if (ix->oh_on)
+		hints_update(ix, map, chg);
+	if (ix->gp_on)
+		points_update(ix, chg);
+}
+
+static bool aligned_verify(const struct modern_index_consumer *c, const struct modern_index *ix,
+			   const unsigned long *map)
+{
+	(void)c;
+	/* The memo's miss is still one. */
+	if (ix->miss_nr && modern_bitmap_find_next_zero_area(map, ix->nbits, 0, ix->miss_nr,
+							     (1UL << ix->miss_grid) - 1) < ix->nbits)
+		return false;
+	return (!ix->oh_on || hints_verify(ix, map)) && (!ix->gp_on || points_verify(ix, map));
+}
+
+static size_t aligned_bytes(const struct modern_index_consumer *c, const struct modern_index *ix)
+{
+	(void)c;
+	(void)ix;
+	return 0;
+}
+
+static bool aligned_rebuild(const struct modern_index_consumer *c, struct modern_index *ix,
+			    const unsigned long *map)
+{
+	(void)c;
+	ix->miss_nr = 0;
+	if (ix->oh_on)
+		hints_load(ix);
+	if (ix->gp_on)
+		points_load(ix, map);
+	return true;
+}
+
+static const struct modern_index_consumer_ops aligned_ops = {
+	.change = aligned_change,
+	.verify = aligned_verify,
+	.bytes = aligned_bytes,
+	.rebuild = aligned_rebuild,
+};
+
+static const struct modern_index_consumer aligned_upkeep = { .ops = &aligned_ops };

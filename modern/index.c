@@ -47,17 +47,59 @@
  * WHO ELSE LEARNS OF A CHANGE
  *   Each update ends in one change record (struct modern_index_change:
  *   the bits, claim or release, and the run they left or joined), handed
- *   to what is built on the index: the consumer (best fit's size classes,
- *   sizeclass.c), and alignfit.c's hints and grid-point map.  They read
- *   the index and the bitmap but never change the index; the index knows
- *   the consumer only through its operations.  A chunk with none of them
- *   pays one test an update.
+ *   to each consumer attached (best fit's size classes, sizeclass.c;
+ *   the aligned searches' hints and grid-point map, alignfit.c).  They
+ *   read the index and the bitmap but never change its tree; the index
+ *   knows them only through their operations, so nothing built on it is
+ *   called from here by name.  A chunk with none pays one test an update.
  */
 #include "index.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A block value as its 16-bit leaf holds it (THE LEAVES, index.h). */
+static inline uint16_t leaf_of(uint32_t v)
+{
+	return (uint16_t)(v < LEAF_SAT ? v : LEAF_SAT);
+}
+
+/*
+ * Block @b's four words, bits past the chunk reading as used: the map's
+ * own, or for the chunk's last block a copy made in @copy; *@all_used says
+ * whether every bit is used.  The map's words are read in place, without
+ * atomics: the index runs under the pool's lock, which keeps every writer
+ * out (as the pool's _excl bitmap calls rely on).
+ */
+static MODERN_ALWAYS_INLINE const unsigned long *
+block_words(const struct modern_index *ix, const unsigned long *map, unsigned long b,
+	    unsigned long copy[BLOCK_WORDS], bool *all_used)
+{
+	unsigned long wi = b * BLOCK_WORDS, all = ~0UL, k;
+
+	if (wi + BLOCK_WORDS <= ix->lastw) {
+#if defined(__SSE2__)
+		const __m128i *v = (const __m128i *)(const void *)&map[wi];
+		__m128i and2 = _mm_and_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1));
+
+		_Static_assert(BLOCK_WORDS * sizeof(unsigned long) == 2 * sizeof(__m128i),
+			       "a block is read as two vectors");
+		*all_used = _mm_movemask_epi8(_mm_cmpeq_epi8(and2, _mm_set1_epi8(-1))) == 0xffff;
+#else
+		for (k = 0; k < BLOCK_WORDS; k++)
+			all &= map[wi + k];
+		*all_used = all == ~0UL;
+#endif
+		return &map[wi];
+	}
+	for (k = 0; k < BLOCK_WORDS; k++) {
+		copy[k] = used_word(ix, map, wi + k);
+		all &= copy[k];
+	}
+	*all_used = all == ~0UL;
+	return copy;
+}
 
 #include "meta_internal.h"
 #include "orderhint_internal.h"
@@ -618,40 +660,49 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 	return ix;
 }
 
-/* The consumer, if any, is gone. */
-static void drop_consumer(struct modern_index *ix)
+/* The consumer in @slot, if any, is gone. */
+static void drop_consumer(struct modern_index *ix, unsigned int slot)
 {
-	if (ix->consumer)
-		ix->consumer->ops->destroy(ix->consumer);
-	ix->consumer = NULL;
-	ix->lazy = ix->oh_on || ix->gp_on;
+	const struct modern_index_consumer *c = ix->consumer[slot];
+
+	ix->consumer[slot] = NULL;
+	if (c && c->ops->destroy)
+		c->ops->destroy(c);
 }
 
-void modern_index_attach(struct modern_index *ix, struct modern_index_consumer *c)
+void modern_index_attach(struct modern_index *ix, enum modern_index_slot slot,
+			 const struct modern_index_consumer *c)
 {
-	drop_consumer(ix);
-	ix->consumer = c;
-	ix->lazy = c || ix->oh_on || ix->gp_on;
+	if (ix->consumer[slot] != c)
+		drop_consumer(ix, slot);
+	ix->consumer[slot] = c;
 }
 
-struct modern_index_consumer *modern_index_consumer(const struct modern_index *ix)
+const struct modern_index_consumer *modern_index_consumer(const struct modern_index *ix,
+							  enum modern_index_slot slot)
 {
-	return ix->consumer;
+	return ix->consumer[slot];
 }
 
 void modern_index_destroy(struct modern_index *ix)
 {
 	if (!ix)
 		return;
-	drop_consumer(ix);
+	for (unsigned int s = 0; s < MODERN_IX_SLOTS; s++)
+		drop_consumer(ix, s);
 	modern_ohint_destroy(ix->oh);
 	modern_meta_free(ix, modern_index_bytes(ix->nbits));
 }
 
 size_t modern_index_footprint(const struct modern_index *ix)
 {
-	return modern_index_bytes(ix->nbits) + (ix->consumer ? ix->consumer->ops->bytes(ix->consumer) : 0) +
-	       (ix->oh ? modern_ohint_bytes(hint_blocks(ix)) : 0);
+	size_t bytes = modern_index_bytes(ix->nbits);
+	unsigned int s;
+
+	for (s = 0; s < MODERN_IX_SLOTS; s++)
+		if (ix->consumer[s])
+			bytes += ix->consumer[s]->ops->bytes(ix->consumer[s], ix);
+	return bytes + (ix->oh ? modern_ohint_bytes(hint_blocks(ix)) : 0);
 }
 
 /* Full-map word @wi of level @l as the bitmap (or the level below) says. */
@@ -678,7 +729,6 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 		for (i = 0; i < ix->fwords[l]; i++)
 			ix->full[l][i] = full_word(ix, map, l, i);
 	ix->dirty = NO_DIRTY;
-	ix->miss_nr = 0;
 	/* Block values need the full map (their last runs' ends); level 1
 	 * takes them exact, as the leaves may not hold them. */
 	memset(ix->max[1], 0, modern_mt_padded(ix->count[1]) * sizeof(uint32_t));
@@ -690,12 +740,9 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 	for (l = 2; l < ix->nlevels; l++)
 		for (i = 0; i < ix->count[l]; i++)
 			ix->max[l][i] = node_max(ix, l, i);
-	/* A consumer is rebuilt from the map by its next search. */
-	drop_consumer(ix);
-	if (ix->oh_on)
-		modern_ix_hints_load(ix);
-	if (ix->gp_on)
-		modern_ix_points_load(ix, map);
+	for (l = 0; l < MODERN_IX_SLOTS; l++)
+		if (ix->consumer[l] && !ix->consumer[l]->ops->rebuild(ix->consumer[l], ix, map))
+			drop_consumer(ix, l);
 }
 
 /* The first bit of the free run holding (or ending just below) @a. */
@@ -710,39 +757,27 @@ unsigned long modern_ix_run_start(const struct modern_index *ix, const unsigned 
 	return p == MODERN_INDEX_NONE ? 0 : p + 1;
 }
 
+/* Is anything built on the index?  The slots share the header's first
+ * line with what every update reads. */
+static MODERN_ALWAYS_INLINE bool has_consumer(const struct modern_index *ix)
+{
+	return ix->consumer[MODERN_IX_CLASSES] || ix->consumer[MODERN_IX_ALIGNED];
+}
+
 /* What is built on demand learns of the change too, from its change
  * record: the bits [@start, @start + @nr) were claimed out of (@claim) or
- * merged into the run @r.  The consumer (best fit's size classes), the
- * aligned-fit hints and the grid-point map take it out of line; an update
+ * merged into the run @r.  The consumers take it out of line; an update
  * of a chunk without any pays one test. */
 static MODERN_ALWAYS_INLINE void lazy_update(struct modern_index *ix, const unsigned long *map,
 					struct run r, unsigned long start, unsigned long nr,
 					bool claim)
 {
 	const struct modern_index_change chg = { r.start, r.end, start, nr, claim };
+	unsigned int s;
 
-	if (ix->consumer)
-		ix->consumer->ops->change(ix->consumer, &chg);
-	if (ix->oh_on)
-		modern_ix_hints_update(ix, map, &chg);
-	if (ix->gp_on)
-		modern_ix_points_update(ix, &chg);
-}
-
-/* A release merged the free run [@s, @e): windows on the memo's grid (or a
- * coarser one) may now lie in it, and nowhere else new.  The memo stands
- * for requests longer than the longest of them (see THE MISS MEMO). */
-static void relax_miss(struct modern_index *ix, unsigned long s, unsigned long e)
-{
-	unsigned long step, g, w;
-
-	if (!ix->miss_nr)
-		return;
-	step = 1UL << ix->miss_grid;
-	g = s + ((0UL - s) & (step - 1));	/* s rounded up to the grid */
-	w = g < e ? e - g : 0;
-	if (w >= ix->miss_nr)
-		ix->miss_nr = w < UINT16_MAX ? (uint16_t)(w + 1) : 0;
+	for (s = 0; s < MODERN_IX_SLOTS; s++)
+		if (ix->consumer[s])
+			ix->consumer[s]->ops->change(ix->consumer[s], ix, map, &chg);
 }
 
 /* Bits [a, b) were released: the runs [s, a) and [b, e) merge through them;
@@ -756,7 +791,6 @@ static struct run released(struct modern_index *ix, const unsigned long *map,
 	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
 	struct run merged = { s, e };
 
-	relax_miss(ix, s, e);
 	full_update(ix, a, b, s, e, true);
 	/* The run that started at b is now part of the one from s, which
 	 * covers block bb up to e: bb's runs start past e, if any do. */
@@ -791,7 +825,7 @@ static MODERN_ALWAYS_INLINE void claim_in(struct modern_index *ix, const unsigne
 {
 	full_update(ix, start, start + nr, r.start, r.end, false);
 	r = claimed(ix, map, start + nr, r);
-	if (ix->lazy)
+	if (has_consumer(ix))
 		lazy_update(ix, map, r, start, nr, true);
 }
 
@@ -810,7 +844,7 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 		return;
 	}
 	r = released(ix, map, start, end);
-	if (ix->lazy)
+	if (has_consumer(ix))
 		lazy_update(ix, map, r, start, nr, false);
 }
 
@@ -873,15 +907,10 @@ bool modern_index_verify(const struct modern_index *ix, const unsigned long *map
 		for (i = 0; i < ix->count[l]; i++)
 			if (ix->max[l][i] != node_max(ix, l, i))
 				return false;
-	if (ix->oh_on && !modern_ix_hints_verify(ix, map))
-		return false;
-	if (ix->gp_on && !modern_ix_points_verify(ix, map))
-		return false;
-	/* The memo's miss is still one. */
-	if (ix->miss_nr && modern_bitmap_find_next_zero_area(map, ix->nbits, 0, ix->miss_nr,
-							     (1UL << ix->miss_grid) - 1) < ix->nbits)
-		return false;
-	return !ix->consumer || ix->consumer->ops->verify(ix->consumer, map);
+	for (l = 0; l < MODERN_IX_SLOTS; l++)
+		if (ix->consumer[l] && !ix->consumer[l]->ops->verify(ix->consumer[l], ix, map))
+			return false;
+	return true;
 }
 
 unsigned long modern_index_longest(const struct modern_index *ix)

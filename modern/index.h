@@ -86,13 +86,8 @@
  * @nfull:   levels of the full map
  * @oh_on:   @oh is loaded, kept up to date and searched
  * @gp_on:   the grid-point map (below) is loaded and kept up to date
- * @lazy:    @consumer is attached, @oh_on or @gp_on: one test on every update says
- *           whether any needs telling
- * @miss_grid: with @miss_nr, an aligned search known to find nothing (see
- * @miss_nr:   THE MISS MEMO; @miss_nr 0 for none).  Both fit in the bytes
- *             the header's alignment leaves after @lazy.
- * @consumer: fed every change record: best fit's size classes, built
- *           the first time best fit runs (modern_index_attach())
+ * @consumer: fed every change record, in slot order (enum
+ *           modern_index_slot; modern_index_attach())
  * @oh:      bounds for the aligned requests of one grid family
  *           (orderhint.c): memory
  *           reserved up front or at the first need, used once @oh_on
@@ -106,6 +101,9 @@
  *           past a level's end are kept set, so they never look "used".
  * @count:   nodes per level of the max tree
  * @fwords:  words per level of the full map
+ * @miss_grid: with @miss_nr, an aligned search known to find nothing (see
+ * @miss_nr:   THE MISS MEMO; @miss_nr 0 for none).  Both fit in the bytes
+ *             the header's alignment leaves after @fwords.
  *
  * On chunks too small for @oh whose budget leaves room (modern_ix_points_words()), the
  * full map's words are followed by the grid-point map (gp_map()): one bit
@@ -124,10 +122,7 @@ struct modern_index {
 	unsigned char nfull;
 	bool oh_on;
 	bool gp_on;
-	bool lazy;
-	unsigned char miss_grid;
-	uint16_t miss_nr;
-	struct modern_index_consumer *consumer;
+	const struct modern_index_consumer *consumer[MODERN_IX_SLOTS];
 	struct modern_ohint *oh;
 	uint16_t *leaf;
 	uint32_t *max[MAX_LEVELS];
@@ -135,6 +130,9 @@ struct modern_index {
 	/* Level sizes: read by the walks along a level and the rebuild. */
 	uint32_t count[MAX_LEVELS];
 	uint32_t fwords[MAX_FULL_LEVELS];
+	/* Read by aligned searches and releases, in the end's padding. */
+	unsigned char miss_grid;
+	uint16_t miss_nr;
 };
 
 /* A maximal free run [start, end) the caller has already found. */
@@ -155,16 +153,6 @@ unsigned long modern_ix_points_words(unsigned long nbits);
 /* The leftmost block after @b of value >= @nr, or MODERN_INDEX_NONE (firstfit.c). */
 unsigned long modern_ix_next_block_ge(const struct modern_index *ix, unsigned long b,
 				      unsigned long nr);
-
-/* The accelerators of the aligned searches (alignfit.c): load, keep up to
- * date from a change record, verify. */
-void modern_ix_points_load(struct modern_index *ix, const unsigned long *map);
-void modern_ix_points_update(struct modern_index *ix, const struct modern_index_change *chg);
-bool modern_ix_points_verify(const struct modern_index *ix, const unsigned long *map);
-void modern_ix_hints_load(struct modern_index *ix);
-void modern_ix_hints_update(struct modern_index *ix, const unsigned long *map,
-			    const struct modern_index_change *chg);
-bool modern_ix_hints_verify(const struct modern_index *ix, const unsigned long *map);
 
 /* Out of line, kept out of their callers' registers (index.c): the scan
  * of the chunk's last block, the saturated leaves' filter, the search of a
@@ -220,42 +208,6 @@ static MODERN_ALWAYS_INLINE unsigned long
 block_word(const struct modern_index *ix, const unsigned long *map, unsigned long wi, bool last)
 {
 	return last ? used_word(ix, map, wi) : map_word(map, wi);
-}
-
-/*
- * Block @b's four words, bits past the chunk reading as used: the map's
- * own, or for the chunk's last block a copy made in @copy; *@all_used says
- * whether every bit is used.  The map's words are read in place, without
- * atomics: the index runs under the pool's lock, which keeps every writer
- * out (as the pool's _excl bitmap calls rely on).
- */
-static MODERN_ALWAYS_INLINE const unsigned long *
-block_words(const struct modern_index *ix, const unsigned long *map, unsigned long b,
-	    unsigned long copy[BLOCK_WORDS], bool *all_used)
-{
-	unsigned long wi = b * BLOCK_WORDS, all = ~0UL, k;
-
-	if (wi + BLOCK_WORDS <= ix->lastw) {
-#if defined(__SSE2__)
-		const __m128i *v = (const __m128i *)(const void *)&map[wi];
-		__m128i and2 = _mm_and_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1));
-
-		_Static_assert(BLOCK_WORDS * sizeof(unsigned long) == 2 * sizeof(__m128i),
-			       "a block is read as two vectors");
-		*all_used = _mm_movemask_epi8(_mm_cmpeq_epi8(and2, _mm_set1_epi8(-1))) == 0xffff;
-#else
-		for (k = 0; k < BLOCK_WORDS; k++)
-			all &= map[wi + k];
-		*all_used = all == ~0UL;
-#endif
-		return &map[wi];
-	}
-	for (k = 0; k < BLOCK_WORDS; k++) {
-		copy[k] = used_word(ix, map, wi + k);
-		all &= copy[k];
-	}
-	*all_used = all == ~0UL;
-	return copy;
 }
 
 /* Bit @p (< nbits, so the bits past the chunk never matter) is used. */
@@ -341,7 +293,6 @@ next_used(const struct modern_index *ix, const unsigned long *map, unsigned long
 
 /* ------------------------------------------------------------ max tree */
 
-
 static inline uint32_t max_u32(uint32_t a, uint32_t b)
 {
 	return a > b ? a : b;
@@ -360,11 +311,6 @@ static inline uint32_t max_u32(uint32_t a, uint32_t b)
  * as it stands; longer requests, which only a chunk of over 2^16 bits can
  * hold, read the saturated leaf's parent (modern_ix_sat_filter()).
  */
-
-static inline uint16_t leaf_of(uint32_t v)
-{
-	return (uint16_t)(v < LEAF_SAT ? v : LEAF_SAT);
-}
 
 /* Block @b's value: @b not dirty, or the dirty one's value as stored. */
 static MODERN_ALWAYS_INLINE uint32_t leaf_value(const struct modern_index *ix, unsigned long b)

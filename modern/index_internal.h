@@ -282,23 +282,51 @@ struct modern_index_change {
 struct modern_index_consumer;
 
 /**
+ * enum modern_index_slot - where a consumer hangs on the index
+ * @MODERN_IX_CLASSES: best fit's size classes (sizeclass.c), built by the
+ *                     first best-fit search of the chunk
+ * @MODERN_IX_ALIGNED: the aligned searches' hints and grid-point map
+ *                     (alignfit.c), turned on by the searches that use them
+ * @MODERN_IX_SLOTS:   how many there are
+ *
+ * Each slot's consumer is told of every change, in slot order.
+ */
+enum modern_index_slot {
+	MODERN_IX_CLASSES,
+	MODERN_IX_ALIGNED,
+	MODERN_IX_SLOTS,
+};
+
+/**
  * struct modern_index_consumer_ops - what the index asks of a consumer
  * @change:  learn of a change, the bitmap and the index already updated;
- *           it may read both, and must not change the index
+ *           it may read both, and must not change the index's own state
+ *           (its tree, full map and dirty block)
  * @verify:  does it agree with @map?
- * @bytes:   its bookkeeping, in bytes
- * @destroy: free it
+ * @bytes:   its bookkeeping, in bytes, beyond the index's
+ * @rebuild: the index was recomputed from @map: reload, and say true, or
+ *           say false to be destroyed
+ * @destroy: free it (NULL for a consumer that owns no memory)
+ *
+ * The index calls a consumer only through these, so that what is built
+ * on the index never needs the index to know it: the index's code calls
+ * none of its consumers' functions by name.
  */
 struct modern_index_consumer_ops {
-	void (*change)(struct modern_index_consumer *c, const struct modern_index_change *chg);
-	bool (*verify)(struct modern_index_consumer *c, const unsigned long *map);
-	size_t (*bytes)(const struct modern_index_consumer *c);
-	void (*destroy)(struct modern_index_consumer *c);
+	void (*change)(const struct modern_index_consumer *c, struct modern_index *ix,
+		       const unsigned long *map, const struct modern_index_change *chg);
+	bool (*verify)(const struct modern_index_consumer *c, const struct modern_index *ix,
+		       const unsigned long *map);
+	size_t (*bytes)(const struct modern_index_consumer *c, const struct modern_index *ix);
+	bool (*rebuild)(const struct modern_index_consumer *c, struct modern_index *ix,
+			const unsigned long *map);
+	void (*destroy)(const struct modern_index_consumer *c);
 };
 
 /**
  * struct modern_index_consumer - a structure kept up to date from the
- * index's change records (best fit's size classes), embedded in it
+ * index's change records, embedded in it (or, for one that keeps its
+ * state in the index, a constant)
  * @ops: its operations
  */
 struct modern_index_consumer {
@@ -306,14 +334,20 @@ struct modern_index_consumer {
 };
 
 /**
- * modern_index_attach() - from now on, hand @c every change record; the
- * index owns it: verifies it with itself, counts its bytes in its
- * footprint, and destroys it with itself or at a rebuild (one consumer at
- * a time; attaching another destroys the first)
+ * modern_index_attach() - from now on, hand @c every change record
+ * @ix:   the index
+ * @slot: its place (enum modern_index_slot)
+ * @c:    the consumer, or NULL to detach
+ *
+ * The index owns what it is given: it verifies it with itself, counts its
+ * bytes in its footprint, rebuilds it with itself, and destroys it with
+ * itself or when another takes the slot.
  */
-void modern_index_attach(struct modern_index *ix, struct modern_index_consumer *c);
+void modern_index_attach(struct modern_index *ix, enum modern_index_slot slot,
+			 const struct modern_index_consumer *c);
 
-/** modern_index_consumer() - the consumer attached, or NULL */
-struct modern_index_consumer *modern_index_consumer(const struct modern_index *ix);
+/** modern_index_consumer() - the consumer in @slot, or NULL */
+const struct modern_index_consumer *modern_index_consumer(const struct modern_index *ix,
+							  enum modern_index_slot slot);
 
 #endif /* GENALLOC_MODERN_INDEX_INTERNAL_H */

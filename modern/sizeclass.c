@@ -399,18 +399,24 @@ void modern_sc_destroy(struct modern_sizeclass *sc)
 
 /* The size classes as the index's consumer: change records in, and the
  * index's verify, footprint and destroy. */
-static struct modern_sizeclass *sc_of(struct modern_index_consumer *c)
+static struct modern_sizeclass *sc_of(const struct modern_index_consumer *c)
 {
-	return (struct modern_sizeclass *)(void *)c;
+	/* Size classes are heap memory, never a constant: the slot holds
+	 * them const only because other consumers are. */
+	return (struct modern_sizeclass *)(uintptr_t)c;
 }
 
 /* Bits [start, start + nr) were claimed out of the free run [s, e), or
  * released and merged into it (the index measured the run for its own
  * update). */
-static void sc_change(struct modern_index_consumer *c, const struct modern_index_change *chg)
+static void sc_change(const struct modern_index_consumer *c, struct modern_index *ix,
+		      const unsigned long *map, const struct modern_index_change *chg)
 {
 	struct modern_sizeclass *sc = sc_of(c);
 	const unsigned long s = chg->run_start, e = chg->run_end, start = chg->start, nr = chg->nr;
+
+	(void)ix;
+	(void)map;
 
 	/* Gone first, then new: a head never holds a dead run when a new one
 	 * is placed against it. */
@@ -429,17 +435,31 @@ static void sc_change(struct modern_index_consumer *c, const struct modern_index
 	run_added(sc, s, e - s);
 }
 
-static bool sc_verify(struct modern_index_consumer *c, const unsigned long *map)
+static bool sc_verify(const struct modern_index_consumer *c, const struct modern_index *ix,
+		      const unsigned long *map)
 {
+	(void)ix;
 	return modern_sc_verify(sc_of(c), map);
 }
 
-static size_t sc_bytes(const struct modern_index_consumer *c)
+static size_t sc_bytes(const struct modern_index_consumer *c, const struct modern_index *ix)
 {
-	return modern_sc_bytes(((const struct modern_sizeclass *)(const void *)c)->nbits);
+	(void)ix;
+	return modern_sc_bytes(sc_of(c)->nbits);
 }
 
-static void sc_destroy(struct modern_index_consumer *c)
+/* Rebuilt from the map by the next best-fit search, not now: a rebuild
+ * follows a failure, and best fit may never run again on the chunk. */
+static bool sc_rebuild(const struct modern_index_consumer *c, struct modern_index *ix,
+		       const unsigned long *map)
+{
+	(void)c;
+	(void)ix;
+	(void)map;
+	return false;
+}
+
+static void sc_destroy(const struct modern_index_consumer *c)
 {
 	modern_sc_destroy(sc_of(c));
 }
@@ -448,6 +468,7 @@ static const struct modern_index_consumer_ops sc_ops = {
 	.change = sc_change,
 	.verify = sc_verify,
 	.bytes = sc_bytes,
+	.rebuild = sc_rebuild,
 	.destroy = sc_destroy,
 };
 
@@ -736,8 +757,8 @@ static unsigned long best_fit_linear(const struct modern_index *ix, const unsign
 unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
 			      unsigned long nr, unsigned long *run_end)
 {
-	struct modern_index_consumer *c = ix->consumer;
-	struct modern_sizeclass *sc = c && c->ops == &sc_ops ? sc_of(c) : NULL;
+	const struct modern_index_consumer *c = modern_index_consumer(ix, MODERN_IX_CLASSES);
+	struct modern_sizeclass *sc = c ? sc_of(c) : NULL;
 	unsigned long r;
 
 	if (nr > ix->nbits || modern_index_longest(ix) < nr)
@@ -746,7 +767,7 @@ unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
 	if (!sc) {
 		sc = modern_sc_create(map, ix->nbits);
 		if (sc)
-			modern_index_attach(ix, &sc->consumer);
+			modern_index_attach(ix, MODERN_IX_CLASSES, &sc->consumer);
 	}
 	r = sc ? modern_sc_best_fit(sc, ix, map, nr, run_end) : best_fit_linear(ix, map, nr, run_end);
 	settle_dirty_at(ix, r);
