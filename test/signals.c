@@ -49,6 +49,7 @@ static void *send_signals(void *arg)
 		s->sent++;
 		nanosleep(&pause, NULL);
 	}
+	atomic_store(&s->done, 1);
 	return NULL;
 }
 
@@ -56,6 +57,7 @@ void sig_sender_start(struct sig_sender *s)
 {
 	s->target = pthread_self();
 	atomic_init(&s->stop, 0);
+	atomic_init(&s->done, 0);
 	s->sent = 0;
 	ck_assert_int_eq(pthread_create(&s->thread, NULL, send_signals, s), 0);
 }

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 
 /* What the handler did (calls made, blocks served) and what was reported
  * meanwhile (refused: WARN EREENTRY; others: any other report, a failure).
@@ -36,11 +37,23 @@ struct sig_sender {
 	pthread_t target;
 	pthread_t thread;
 	atomic_int stop;
+	atomic_int done;
 	int sent;
 };
 
 /** sig_sender_start() - start sending to the calling thread */
 void sig_sender_start(struct sig_sender *s);
+
+/**
+ * sig_sender_done() - has the sender sent all it will?  A loop waiting for
+ * signals ends there too: under valgrind, which delivers few of them and
+ * runs every thread in turn, it would otherwise spin to its bound and
+ * past the watchdog.
+ */
+static inline bool sig_sender_done(struct sig_sender *s)
+{
+	return atomic_load(&s->done) != 0;
+}
 
 /** sig_sender_stop() - stop sending and wait for the sender */
 void sig_sender_stop(struct sig_sender *s);

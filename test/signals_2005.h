@@ -68,7 +68,7 @@ static void churn_under_signals(struct gen_pool *pool, unsigned long long seed, 
 	struct sig_sender sender;
 
 	sig_sender_start(&sender);
-	for (unsigned int i = 0; i < 4000000 && sig_calls < 600; i++) {
+	for (unsigned int i = 0; i < 4000000 && sig_calls < 600 && !sig_sender_done(&sender); i++) {
 		unsigned int k = (unsigned int)test_rng_below(&seed, 32);
 
 		/* A blocking call now and then: sanitizers deliver signals there. */

@@ -334,9 +334,11 @@ static void signals_from_another_thread(bool lockless)
 	sig_pool = pool;
 	start(every_path);
 	sig_sender_start(&sender);
-	/* Until a few hundred signals were handled (or a bound, for a
-	 * scheduler that starves the sender; the assertion below then says so). */
-	for (unsigned int i = 0; i < 4000000 && sig_calls < 300 * PATHS; i++) {
+	/* Until a few hundred signals were handled, or the sender has sent
+	 * all it will (or a bound, for a scheduler that starves the sender;
+	 * the assertion below then says so). */
+	for (unsigned int i = 0; i < 4000000 && sig_calls < 300 * PATHS && !sig_sender_done(&sender);
+	     i++) {
 		unsigned int k = (unsigned int)test_rng_below(&rng, 32);
 
 		/* A blocking call now and then: sanitizers deliver signals there. */
