@@ -62,98 +62,17 @@
 #include "replay.h"
 #include "workload.h"
 #include "modern/genalloc.h"
+#include "speed.h"
 
-#define MAX_LIST 16
-#define MAX_CHUNK ((size_t)4 << 20)
-#define MAX_THREADS 8
+/* --chunks at most */
 #define MAX_CHUNKS ((size_t)1 << 20)
-/* The MANY CHUNKS section: one pool, one occupancy, one thread. */
-#define MANY_POOL ((size_t)64 << 20)
-#define MANY_OCC 50
-/* The FIXED OFFSETS section: the 64 MiB pool of log-uniform 16 B-64 KiB blocks, 8-byte granules. */
-#define FIXED_POOL ((size_t)64 << 20)
-#define FIXED_OCC 50
-#define FIXED_LO 16
-#define FIXED_HI 65536
+/* --fixed-offsets at most */
 #define MAX_FIXED ((size_t)1 << 24)
-
-/* --runs at most */
-#define MAX_RUNS 64
-/*
- * Before each timed run, this many untimed pairs, or as many as the run's
- * time budget allows, bring back into the caches what the other engines
- * of the round evicted: the engine's bookkeeping and its share of the
- * loop's table of live blocks (8 MiB at 64M of 64-byte blocks).  With 2000
- * the 64-byte first fit on 64M timed 94-98 ns a pair in rounds against
- * 70-76 with 20000, as alone.  A count that does not follow --pairs keeps
- * bench/instr.sh's difference of two runs exact.
- */
-#define REWARM_PAIRS 20000
-
-struct figure {
-	double median, min, max;
-	double run_ns[MAX_RUNS];	/* run by run, in the order of the rounds */
-	size_t runs;		/* runs taken; 0: not timed */
-	size_t failed;
-	size_t pairs;		/* timed, over all runs */
-	double fill;		/* seconds it took to fill to this level */
-	size_t chunks_used;	/* chunks holding a live block after the fill */
-	size_t chunk_lo;	/* the lowest of them (chunk 0 has the lowest address) */
-	size_t warm;		/* untimed pairs run after the fill, before the runs */
-};
-
-/* One search of the FIXED OFFSETS section: ns per attempt over its runs. */
-struct fixed_figure {
-	double median, min, max;
-	size_t attempts;	/* timed, over all runs */
-};
-
-/* What FIXED OFFSETS measured, kept for --check. */
-struct fixed_result {
-	struct fixed_figure index, linear;
-	size_t both;		/* attempts both searches made (the runs' common prefixes) */
-	size_t succeeded;	/* of those; the same attempts for both, or it aborts */
-	size_t live;		/* live blocks of the steady state */
-	size_t warm;		/* untimed pairs that brought each pool there */
-};
-
-struct settings {
-	size_t pools[MAX_LIST], nr_pools;
-	size_t occ[MAX_LIST], nr_occ;
-	size_t threads[MAX_LIST], nr_threads;
-	size_t linear[MAX_LIST], nr_linear;
-	const struct bench_engine *e[BENCH_MAX_ENGINES];
-	size_t ne;		/* engines; the harness comes after them, at [ne] */
-	int engines_set;	/* -e given: reruns repeat it */
-	size_t chunks;		/* modern pools as this many equal chunks */
-	size_t many_chunks;	/* MANY CHUNKS: 1 against this many; 0 skips it */
-	size_t add_chunks;	/* ADD CHUNKS: chunks to add; 0 skips it */
-	size_t fixed;		/* FIXED OFFSETS: attempts per run; 0 skips it */
-	struct fixed_result fixed_res;
-	size_t runs;
-	size_t pairs;		/* per run, unless the budget ends it first */
-	double budget;		/* seconds per run at most */
-	double linear_budget;	/* seconds per linear-search point */
-	size_t warm;		/* untimed pairs per live block before the runs */
-	double warm_budget;	/* seconds those pairs may take at most */
-	uint64_t seed;
-	size_t size_lo, size_hi;	/* fixed request sizes; 0: scale with the pool */
-	int full;
-	int quiet;		/* --check: no notes on stderr */
-	const char *argv0;
-	const char *csv;	/* where to write every figure, or NULL */
-	struct figure *results;	/* [pool][occupancy][threads][engine + harness] */
-};
-
-struct block {
-	unsigned long addr;
-	size_t size;
-};
 
 /* One thread's share of the live blocks. */
 struct worker {
 	struct bench_pool *pool;
-	struct block *b;
+	struct speed_block *b;
 	size_t nr;
 	size_t pairs;
 	size_t lo, hi;		/* request sizes */
@@ -186,7 +105,7 @@ static void *worker_run(void *arg)
 		 * a pair is fetched AHEAD pairs before, as a caller has its own
 		 * record of a block at hand when it frees it.  Otherwise every
 		 * engine pays the table's miss on top of its own. */
-		struct block *b = &w->b[ahead[i % AHEAD]];
+		struct speed_block *b = &w->b[ahead[i % AHEAD]];
 
 		ahead[i % AHEAD] = bench_rng_below(&w->rng, w->nr);
 		__builtin_prefetch(&w->b[ahead[i % AHEAD]], 1);
@@ -209,7 +128,7 @@ static void *worker_run(void *arg)
 /* Allocate until @target bytes are granted; the blocks go to @set. */
 /* Give back @p's @nr live blocks of @set (a failed pair left address 0),
  * then the set and the pool. */
-static void drop_pool(struct bench_pool *p, struct block *set, size_t nr)
+static void drop_pool(struct bench_pool *p, struct speed_block *set, size_t nr)
 {
 	size_t i;
 
@@ -220,13 +139,13 @@ static void drop_pool(struct bench_pool *p, struct block *set, size_t nr)
 	p->engine->destroy(p);
 }
 
-static void fill(struct bench_pool *p, struct block **set, size_t *nr, size_t *cap,
+static void fill(struct bench_pool *p, struct speed_block **set, size_t *nr, size_t *cap,
 		 size_t *granted, size_t target, size_t lo, size_t hi, uint64_t *rng)
 {
 	const struct bench_engine *e = p->engine;
 
 	while (*granted < target) {
-		struct block b;
+		struct speed_block b;
 
 		b.size = bench_draw_log_uniform(rng, lo, hi);
 		b.addr = e->alloc(p, b.size);
@@ -264,12 +183,12 @@ static void summarize(double *ns, size_t runs, double *median, double *min, doub
  * @seed and @r.  Returns wall ns per pair; the pairs done and the failed
  * allocations are added to @f.
  */
-static double time_run(struct bench_pool *p, struct block *set, size_t nr, size_t nt,
+static double time_run(struct bench_pool *p, struct speed_block *set, size_t nr, size_t nt,
 		       size_t pairs, double budget, size_t lo, size_t hi, uint64_t seed,
-		       size_t r, struct figure *f)
+		       size_t r, struct speed_figure *f)
 {
-	struct worker w[MAX_THREADS];
-	pthread_t tid[MAX_THREADS];
+	struct worker w[SPEED_MAX_THREADS];
+	pthread_t tid[SPEED_MAX_THREADS];
 	pthread_barrier_t start;
 	double t0 = 1e300, t1 = 0;
 	size_t done = 0, t;
@@ -299,15 +218,15 @@ static double time_run(struct bench_pool *p, struct block *set, size_t nr, size_
 }
 
 /* Whether @f was timed in every round of @s. */
-static bool all_rounds(const struct figure *f, const struct settings *s)
+static bool all_rounds(const struct speed_figure *f, const struct speed_settings *s)
 {
 	return f->runs == s->runs;
 }
 
 /* @f's median and spread over the runs it was given. */
-static void figure_summarize(struct figure *f)
+static void figure_summarize(struct speed_figure *f)
 {
-	double ns[MAX_RUNS];
+	double ns[SPEED_MAX_RUNS];
 
 	memcpy(ns, f->run_ns, f->runs * sizeof(ns[0]));
 	summarize(ns, f->runs, &f->median, &f->min, &f->max);
@@ -318,9 +237,9 @@ static void figure_summarize(struct figure *f)
  * ratio of their runs in the same round (time_points()).  0 if either was
  * not timed.
  */
-static double figure_ratio(const struct figure *x, const struct figure *y)
+static double figure_ratio(const struct speed_figure *x, const struct speed_figure *y)
 {
-	double q[MAX_RUNS], median, min, max;
+	double q[SPEED_MAX_RUNS], median, min, max;
 	size_t r;
 
 	if (!x->runs || x->runs != y->runs)
@@ -344,21 +263,21 @@ static const char *hsize(char *buf, size_t n, size_t v)
 	return buf;
 }
 
-static struct figure *result(const struct settings *s, size_t pi, size_t oi, size_t ti,
+static struct speed_figure *result(const struct speed_settings *s, size_t pi, size_t oi, size_t ti,
 			     size_t ei)
 {
 	return &s->results[((pi * s->nr_occ + oi) * s->nr_threads + ti) * (s->ne + 1) + ei];
 }
 
 /* Request sizes: fixed by --sizes, else log-uniform in [pool/2^17, pool/2^11]. */
-static size_t request_lo(const struct settings *s, size_t pool)
+static size_t request_lo(const struct speed_settings *s, size_t pool)
 {
 	if (s->size_lo)
 		return s->size_lo;
 	return pool >> 17 > 8 ? pool >> 17 : 8;
 }
 
-static size_t request_hi(const struct settings *s, size_t pool)
+static size_t request_hi(const struct speed_settings *s, size_t pool)
 {
 	size_t lo = request_lo(s, pool);
 
@@ -372,7 +291,7 @@ static size_t request_hi(const struct settings *s, size_t pool)
  * How many of a chunked pool's chunks hold at least one of the live blocks,
  * and the lowest of them in @lo.
  */
-static size_t chunks_used(const struct bench_pool *p, const struct block *set, size_t nr,
+static size_t chunks_used(const struct bench_pool *p, const struct speed_block *set, size_t nr,
 			  size_t *lo)
 {
 	const struct bench_chunk_layout *l = &p->layout;
@@ -412,10 +331,10 @@ static size_t chunks_used(const struct bench_pool *p, const struct block *set, s
  * flatters them: their searches are shorter in a less fragmented pool.
  * Returns the pairs run.
  */
-static size_t warm_up(const struct settings *s, struct bench_pool *p, struct block *set,
+static size_t warm_up(const struct speed_settings *s, struct bench_pool *p, struct speed_block *set,
 		      size_t nr, size_t lo, size_t hi, double budget)
 {
-	struct figure f = { 0 };
+	struct speed_figure f = { 0 };
 
 	if (!s->warm || !nr)
 		return 0;
@@ -424,36 +343,36 @@ static size_t warm_up(const struct settings *s, struct bench_pool *p, struct blo
 }
 
 /* Engine @ei of @s, or the harness's no-op engine at @ei == @s->ne. */
-static const struct bench_engine *engine_at(const struct settings *s, size_t ei)
+static const struct bench_engine *engine_at(const struct speed_settings *s, size_t ei)
 {
 	return ei < s->ne ? s->e[ei] : &bench_engine_noop;
 }
 
 /* One engine's pool at one pool size, kept from one occupancy to the next. */
 struct lane {
-	const struct settings *s;	/* whose figures it gives */
+	const struct speed_settings *s;	/* whose figures it gives */
 	size_t pi, ei;		/* its pool and engine in @s (the harness at @s->ne) */
 	struct bench_pool *p;	/* NULL: the engine could not make this pool; else
 				 * p->engine is the lane's */
-	struct block *set;	/* the live blocks */
+	struct speed_block *set;	/* the live blocks */
 	size_t nr, cap, granted, held;
 	uint64_t rng;		/* the fill's size draws */
 	bool timed;		/* at the point being timed */
 };
 
 /* Lane @l's figure at occupancy @oi with thread count @ti. */
-static struct figure *lane_figure(const struct lane *l, size_t oi, size_t ti)
+static struct speed_figure *lane_figure(const struct lane *l, size_t oi, size_t ti)
 {
 	return result(l->s, l->pi, oi, ti, l->ei);
 }
 
 /* Engine @ei of @s (the harness at @ei == @s->ne) on pool @pi. */
-static void lane_open(const struct settings *s, size_t pi, size_t ei, struct lane *l)
+static void lane_open(const struct speed_settings *s, size_t pi, size_t ei, struct lane *l)
 {
 	size_t pool = s->pools[pi];
 	struct bench_pool_config cfg = {
 		.regime = BENCH_FIXED,
-		.chunk_size = pool < MAX_CHUNK ? bench_floor_pow2(pool) : MAX_CHUNK,
+		.chunk_size = pool < SPEED_MAX_CHUNK ? bench_floor_pow2(pool) : SPEED_MAX_CHUNK,
 		.capacity = pool,
 		.fake = 1,
 		.nr_chunks = s->chunks,
@@ -480,7 +399,7 @@ static void lane_open(const struct settings *s, size_t pi, size_t ei, struct lan
  * that took goes to the point's figures for every thread count. */
 static void lane_fill(struct lane *l, size_t oi)
 {
-	const struct settings *s = l->s;
+	const struct speed_settings *s = l->s;
 	size_t pool = s->pools[l->pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
 	const struct bench_engine *e = l->p->engine;
 	size_t used, lo_chunk, warmed, ti;
@@ -496,7 +415,7 @@ static void lane_fill(struct lane *l, size_t oi)
 	used = chunks_used(l->p, l->set, l->nr, &lo_chunk);
 	warmed = warm_up(s, l->p, l->set, l->nr, lo, hi, s->warm_budget);
 	for (ti = 0; ti < s->nr_threads; ti++) {
-		struct figure *f = lane_figure(l, oi, ti);
+		struct speed_figure *f = lane_figure(l, oi, ti);
 
 		f->fill = spent;
 		f->chunks_used = used;
@@ -509,7 +428,7 @@ static void lane_fill(struct lane *l, size_t oi)
  * allocates among its own share of the live blocks, so it needs one. */
 static bool lane_timed(const struct lane *l, size_t oi, size_t nt)
 {
-	const struct settings *s = l->s;
+	const struct speed_settings *s = l->s;
 	size_t pool = s->pools[l->pi];
 
 	if (!l->p)
@@ -528,12 +447,12 @@ static bool lane_timed(const struct lane *l, size_t oi, size_t nt)
  * untimed pairs. */
 static void lane_run(struct lane *l, size_t oi, size_t ti, size_t r)
 {
-	const struct settings *s = l->s;
+	const struct speed_settings *s = l->s;
 	size_t pool = s->pools[l->pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
 	size_t nt = s->threads[ti];
-	struct figure *f = lane_figure(l, oi, ti), rewarm = { 0 };
+	struct speed_figure *f = lane_figure(l, oi, ti), rewarm = { 0 };
 
-	time_run(l->p, l->set, l->nr, nt, REWARM_PAIRS, s->budget, lo, hi,
+	time_run(l->p, l->set, l->nr, nt, SPEED_REWARM_PAIRS, s->budget, lo, hi,
 		 s->seed + ti + 0x5bd1, r, &rewarm);
 	f->run_ns[f->runs++] = time_run(l->p, l->set, l->nr, nt, s->pairs, s->budget, lo, hi,
 					s->seed + ti, r, f);
@@ -550,8 +469,8 @@ static void lane_run(struct lane *l, size_t oi, size_t ti, size_t r)
  */
 static void time_points(struct lane *lanes, size_t nl, size_t oi, size_t ti)
 {
-	const struct settings *s = lanes[0].s;
-	size_t runs = s->runs < MAX_RUNS ? s->runs : MAX_RUNS, r, i;
+	const struct speed_settings *s = lanes[0].s;
+	size_t runs = s->runs < SPEED_MAX_RUNS ? s->runs : SPEED_MAX_RUNS, r, i;
 
 	for (i = 0; i < nl; i++)
 		lanes[i].timed = lane_timed(&lanes[i], oi, s->threads[ti]);
@@ -568,9 +487,9 @@ static void time_points(struct lane *lanes, size_t nl, size_t oi, size_t ti)
  * settings @sets, which differ at most in their pools, engines and chunks:
  * all the pools are made and filled first, and timed side by side
  * (time_points()). */
-static int run_pools(const struct settings *const *sets, size_t nsets)
+static int run_pools(const struct speed_settings *const *sets, size_t nsets)
 {
-	const struct settings *s = sets[0];
+	const struct speed_settings *s = sets[0];
 	size_t nl = 0, k, i, oi, ti, pi, ei;
 	struct lane *lanes;
 
@@ -597,7 +516,7 @@ static int run_pools(const struct settings *const *sets, size_t nsets)
 	return 0;
 }
 
-static size_t reference(const struct settings *s)
+static size_t reference(const struct speed_settings *s)
 {
 	size_t ei;
 
@@ -607,7 +526,7 @@ static size_t reference(const struct settings *s)
 	return 0;
 }
 
-static const char *sizes_arg(char *buf, size_t n, const struct settings *s)
+static const char *sizes_arg(char *buf, size_t n, const struct speed_settings *s)
 {
 	snprintf(buf, n, "%zu..%zu", s->size_lo, s->size_hi);
 	return buf;
@@ -617,7 +536,7 @@ static const char *sizes_arg(char *buf, size_t n, const struct settings *s)
  * The command that measures one point again on its own: the same pool,
  * occupancy, threads, chunks, engines and loop, without the other sections.
  */
-static void print_rerun(const struct settings *s, const char *label, size_t pool, size_t occ,
+static void print_rerun(const struct speed_settings *s, const char *label, size_t pool, size_t occ,
 			size_t threads, const char *note)
 {
 	char a[32], b[48];
@@ -638,13 +557,13 @@ static void print_rerun(const struct settings *s, const char *label, size_t pool
 }
 
 /* The harness's line under a table: how much of each figure is the loop. */
-static void print_harness(const struct figure *h)
+static void print_harness(const struct speed_figure *h)
 {
 	printf("  %-7s %12.1f   the loop alone (random victim, size draw, calls into a no-op "
 	       "engine): every figure above includes it\n", "harness", h->median);
 }
 
-static void print_point(const struct settings *s, size_t pi, size_t oi, size_t ti)
+static void print_point(const struct speed_settings *s, size_t pi, size_t oi, size_t ti)
 {
 	size_t ei, ref = reference(s);
 	char a[32];
@@ -660,7 +579,7 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 	       s->occ[oi], s->threads[ti],
 	       s->threads[ti] > 1 ? "s" : "", request_lo(s, pool), request_hi(s, pool),
 	       s->runs, s->pairs, s->budget * 1000, s->warm, s->warm_budget * 1000,
-	       REWARM_PAIRS, s->budget * 1000);
+	       SPEED_REWARM_PAIRS, s->budget * 1000);
 	if (s->chunks > 1)
 		printf("  modern pools as %zu chunks (one gen_pool_add each); after the fill the live "
 		       "blocks lie in %zu of them (%s's pool)\n", s->chunks,
@@ -668,8 +587,8 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 	printf("  %-7s %12s %23s %8s %9s %7s %7s %9s\n", "engine", "ns/pair",
 	       "spread (min..max)", "vs ff8", "pairs", "failed", "fill s", "warm");
 	for (ei = 0; ei < s->ne; ei++) {
-		const struct figure *f = result(s, pi, oi, ti, ei);
-		const struct figure *r = result(s, pi, oi, ti, ref);
+		const struct speed_figure *f = result(s, pi, oi, ti, ei);
+		const struct speed_figure *r = result(s, pi, oi, ti, ref);
 
 		printf("  %-7s %12.1f %11.1f..%-11.1f %8.2f %9zu %7zu %7.2f %9zu\n",
 		       s->e[ei]->name, f->median, f->min, f->max,
@@ -681,13 +600,13 @@ static void print_point(const struct settings *s, size_t pi, size_t oi, size_t t
 		    s->occ[oi] != s->occ[0] ? " (filled through the lower levels first)" : "");
 }
 
-static const char *engine_name(const struct settings *s, size_t ei)
+static const char *engine_name(const struct speed_settings *s, size_t ei)
 {
 	return engine_at(s, ei)->name;
 }
 
 /* One row per point (the harness's too), for plotting the scaling elsewhere. */
-static int write_csv(const struct settings *s)
+static int write_csv(const struct speed_settings *s)
 {
 	FILE *f = fopen(s->csv, "w");
 	size_t pi, oi, ti, ei, ref = reference(s);
@@ -700,8 +619,8 @@ static int write_csv(const struct settings *s)
 		for (oi = 0; oi < s->nr_occ; oi++)
 			for (ti = 0; ti < s->nr_threads; ti++)
 				for (ei = 0; ei <= s->ne; ei++) {
-					const struct figure *x = result(s, pi, oi, ti, ei);
-					const struct figure *r = result(s, pi, oi, ti, ref);
+					const struct speed_figure *x = result(s, pi, oi, ti, ei);
+					const struct speed_figure *r = result(s, pi, oi, ti, ref);
 
 					fprintf(f, "%zu,%zu,%zu,%s,%.1f,%.1f,%.1f,%.4f,%zu,%zu,%.3f,%zu\n",
 						s->pools[pi], s->occ[oi], s->threads[ti],
@@ -713,7 +632,7 @@ static int write_csv(const struct settings *s)
 }
 
 /* The table that answers "how does the cost grow with the pool size". */
-static void print_scaling(const struct settings *s)
+static void print_scaling(const struct speed_settings *s)
 {
 	size_t pi, oi, ti, ei;
 	char a[32];
@@ -739,7 +658,7 @@ static void print_scaling(const struct settings *s)
 	}
 }
 
-static size_t engine_index(const struct settings *s, const char *name)
+static size_t engine_index(const struct speed_settings *s, const char *name)
 {
 	size_t ei;
 
@@ -750,7 +669,7 @@ static size_t engine_index(const struct settings *s, const char *name)
 }
 
 /* "how many times faster than": @slow's time over @fast's, or a dash. */
-static void print_ratio(const struct settings *s, size_t pi, size_t oi, size_t ti,
+static void print_ratio(const struct speed_settings *s, size_t pi, size_t oi, size_t ti,
 			const char *slow, const char *fast)
 {
 	size_t a = engine_index(s, slow), b = engine_index(s, fast);
@@ -767,7 +686,7 @@ static void print_ratio(const struct settings *s, size_t pi, size_t oi, size_t t
  * each indexed algorithm is than the kernel's linear search of the same
  * bitmap (same addresses), and first fit's time over TLSF's.
  */
-static void print_index_summary(const struct settings *s)
+static void print_index_summary(const struct speed_settings *s)
 {
 	static const char *const pairs[][2] = {
 		{ "kff8", "ff8" }, { "kbf8", "bf8" }, { "kffo8", "ffo8" }, { "kffa8", "ffa8" },
@@ -808,7 +727,7 @@ static double linear_point(const struct bench_engine *e, size_t pool, int slow,
 {
 	struct bench_pool_config cfg = {
 		.regime = BENCH_FIXED,
-		.chunk_size = pool < MAX_CHUNK ? bench_floor_pow2(pool) : MAX_CHUNK,
+		.chunk_size = pool < SPEED_MAX_CHUNK ? bench_floor_pow2(pool) : SPEED_MAX_CHUNK,
 		.capacity = pool,
 	};
 	struct bench_pool *p = e->create(e, &cfg);
@@ -852,7 +771,7 @@ static double linear_point(const struct bench_engine *e, size_t pool, int slow,
  * hands out growth chunks), so that every add lands first in address order.
  * The addresses are never touched: the pool keeps its books elsewhere.
  */
-static int run_add_chunks(const struct settings *s)
+static int run_add_chunks(const struct speed_settings *s)
 {
 	struct gen_pool *pool = gen_pool_create(3, -1);
 	const unsigned long base = 1UL << 32;
@@ -876,7 +795,7 @@ static int run_add_chunks(const struct settings *s)
 	return 0;
 }
 
-static void run_linear(const struct settings *s)
+static void run_linear(const struct speed_settings *s)
 {
 	const struct bench_engine *e = bench_engine_find("buddy");
 	size_t i;
@@ -910,7 +829,7 @@ static int parse_list(const char *arg, size_t *out, size_t *nr, int sizes)
 	if (!strcmp(arg, "none"))
 		return 0;
 	snprintf(buf, sizeof(buf), "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok && *nr < MAX_LIST;
+	for (tok = strtok_r(buf, ",", &save); tok && *nr < SPEED_MAX_LIST;
 	     tok = strtok_r(NULL, ",", &save)) {
 		size_t v;
 
@@ -964,14 +883,14 @@ static const char *const many_engines[] = { "ff8", "kff8", "bf8", "kbf8", "ffo8"
 #define NR_MANY (sizeof(many_engines) / sizeof(many_engines[0]))
 
 /* @m: @s narrowed to the section's point, its engines and @chunks. */
-static void many_settings(const struct settings *s, struct settings *m, size_t chunks)
+static void many_settings(const struct speed_settings *s, struct speed_settings *m, size_t chunks)
 {
 	size_t i;
 
 	*m = *s;
-	m->pools[0] = MANY_POOL;
+	m->pools[0] = SPEED_MANY_POOL;
 	m->nr_pools = 1;
-	m->occ[0] = MANY_OCC;
+	m->occ[0] = SPEED_MANY_OCC;
 	m->nr_occ = 1;
 	m->threads[0] = 1;
 	m->nr_threads = 1;
@@ -984,18 +903,18 @@ static void many_settings(const struct settings *s, struct settings *m, size_t c
 	m->csv = NULL;
 }
 
-static void print_many_header(const struct settings *m, const struct figure *f)
+static void print_many_header(const struct speed_settings *m, const struct speed_figure *f)
 {
 	struct bench_chunk_layout l;
 	char a[32];
 
-	if (bench_chunk_layout(&l, MANY_POOL, m->chunks, 8))
+	if (bench_chunk_layout(&l, SPEED_MANY_POOL, m->chunks, 8))
 		return;
 	printf("\nMANY CHUNKS: pool %s as 1 range and as %zu chunks of %zu B (one gen_pool_add "
 	       "each, a page apart), %d%% full, 1 thread,\n"
 	       "  pairs of free(random live) + alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs "
-	       "or %g ms; median ns per pair\n", hsize(a, sizeof(a), MANY_POOL), l.nr, l.size,
-	       MANY_OCC, request_lo(m, MANY_POOL), request_hi(m, MANY_POOL), m->runs,
+	       "or %g ms; median ns per pair\n", hsize(a, sizeof(a), SPEED_MANY_POOL), l.nr, l.size,
+	       SPEED_MANY_OCC, request_lo(m, SPEED_MANY_POOL), request_hi(m, SPEED_MANY_POOL), m->runs,
 	       m->pairs, m->budget * 1000);
 	printf("  Fill: random blocks allocated one after another.  Every algorithm takes the first "
 	       "chunk on the\n"
@@ -1016,10 +935,10 @@ static void print_many_header(const struct settings *m, const struct figure *f)
 	printf(".\n");
 }
 
-static void print_many_row(const struct settings *one, const struct settings *many,
+static void print_many_row(const struct speed_settings *one, const struct speed_settings *many,
 			   size_t ei, const char *what)
 {
-	const struct figure *a = result(one, 0, 0, 0, ei), *b = result(many, 0, 0, 0, ei);
+	const struct speed_figure *a = result(one, 0, 0, 0, ei), *b = result(many, 0, 0, 0, ei);
 	char failed[48];
 
 	snprintf(failed, sizeof(failed), "%zu/%zu", a->failed, b->failed);
@@ -1027,7 +946,7 @@ static void print_many_row(const struct settings *one, const struct settings *ma
 	       a->median, b->median, figure_ratio(b, a), failed);
 }
 
-static void print_many(const struct settings *one, const struct settings *many)
+static void print_many(const struct speed_settings *one, const struct speed_settings *many)
 {
 	size_t k, n = many->chunks;
 	char c1[32], cn[32];
@@ -1038,8 +957,8 @@ static void print_many(const struct settings *one, const struct settings *many)
 	printf("  %-7s %-8s %12s %12s %8s %10s\n", "engine", "search", "1 chunk", cn, c1,
 	       "failed");
 	for (k = 0; k < NR_MANY; k += 2) {
-		const struct figure *i1 = result(one, 0, 0, 0, k), *l1 = result(one, 0, 0, 0, k + 1);
-		const struct figure *in = result(many, 0, 0, 0, k), *ln = result(many, 0, 0, 0, k + 1);
+		const struct speed_figure *i1 = result(one, 0, 0, 0, k), *l1 = result(one, 0, 0, 0, k + 1);
+		const struct speed_figure *in = result(many, 0, 0, 0, k), *ln = result(many, 0, 0, 0, k + 1);
 
 		print_many_row(one, many, k, "index");
 		print_many_row(one, many, k + 1, "linear");
@@ -1051,14 +970,14 @@ static void print_many(const struct settings *one, const struct settings *many)
 	printf("  x faster: the linear search's time over the index's.  harness: the loop alone "
 	       "(random victim,\n  size draw, calls into a no-op engine): every figure above "
 	       "includes it.\n");
-	print_rerun(one, "rerun, 1 chunk", MANY_POOL, MANY_OCC, 1, "");
+	print_rerun(one, "rerun, 1 chunk", SPEED_MANY_POOL, SPEED_MANY_OCC, 1, "");
 	snprintf(cn, sizeof(cn), "rerun, %zu chunks", n);
-	print_rerun(many, cn, MANY_POOL, MANY_OCC, 1, "");
+	print_rerun(many, cn, SPEED_MANY_POOL, SPEED_MANY_OCC, 1, "");
 }
 
 /* Whether every engine of MANY CHUNKS' @m, and the harness, ran every
  * round: the section's ratios take one run of each per round. */
-static bool many_timed(const struct settings *m)
+static bool many_timed(const struct speed_settings *m)
 {
 	size_t ei;
 
@@ -1072,9 +991,9 @@ static bool many_timed(const struct settings *m)
 	return true;
 }
 
-static int run_many(const struct settings *s)
+static int run_many(const struct speed_settings *s)
 {
-	struct settings *one = malloc(sizeof(*one)), *many = malloc(sizeof(*many));
+	struct speed_settings *one = malloc(sizeof(*one)), *many = malloc(sizeof(*many));
 	int ret = -1;
 
 	if (!one || !many)
@@ -1084,7 +1003,7 @@ static int run_many(const struct settings *s)
 	one->results = calloc(NR_MANY + 1, sizeof(*one->results));
 	many->results = calloc(NR_MANY + 1, sizeof(*many->results));
 	if (one->results && many->results) {
-		const struct settings *both[] = { one, many };
+		const struct speed_settings *both[] = { one, many };
 
 		if (!run_pools(both, 2)) {
 			print_many(one, many);
@@ -1111,21 +1030,21 @@ out:
  * ff8's and leave another pool, and the two searches must face the same
  * one: every attempt must get the same answer from both.
  */
-struct fixed_pool {
+struct speed_fixed_pool {
 	struct bench_pool *p;
-	struct block *set;
+	struct speed_block *set;
 	size_t nr;
 	size_t warm;
 };
 
 /* @name's pool at the section's steady state, still on the index. */
-static int fixed_steady(const struct settings *s, const char *name, struct fixed_pool *fp)
+static int fixed_steady(const struct speed_settings *s, const char *name, struct speed_fixed_pool *fp)
 {
 	const struct bench_engine *e = speed_engine_find(name);
 	struct bench_pool_config cfg = {
 		.regime = BENCH_FIXED,
-		.chunk_size = MAX_CHUNK,
-		.capacity = FIXED_POOL,
+		.chunk_size = SPEED_MAX_CHUNK,
+		.capacity = SPEED_FIXED_POOL,
 		.fake = 1,
 	};
 	size_t cap = 0, granted = 0;
@@ -1139,13 +1058,13 @@ static int fixed_steady(const struct settings *s, const char *name, struct fixed
 	if (!fp->p)
 		return -1;
 	e->measured(fp->p, 0);
-	fill(fp->p, &fp->set, &fp->nr, &cap, &granted, FIXED_POOL / 100 * FIXED_OCC, FIXED_LO,
-	     FIXED_HI, &rng);
-	fp->warm = warm_up(s, fp->p, fp->set, fp->nr, FIXED_LO, FIXED_HI, 1e300);
+	fill(fp->p, &fp->set, &fp->nr, &cap, &granted, SPEED_FIXED_POOL / 100 * SPEED_FIXED_OCC, SPEED_FIXED_LO,
+	     SPEED_FIXED_HI, &rng);
+	fp->warm = warm_up(s, fp->p, fp->set, fp->nr, SPEED_FIXED_LO, SPEED_FIXED_HI, 1e300);
 	return 0;
 }
 
-static void fixed_release(struct fixed_pool *fp)
+static void fixed_release(struct speed_fixed_pool *fp)
 {
 	if (fp->p)
 		drop_pool(fp->p, fp->set, fp->nr);
@@ -1154,14 +1073,14 @@ static void fixed_release(struct fixed_pool *fp)
 }
 
 /* Whether @a and @b hold the same blocks at the same offsets. */
-static int fixed_same(const struct fixed_pool *a, const struct fixed_pool *b)
+static int fixed_same(const struct speed_fixed_pool *a, const struct speed_fixed_pool *b)
 {
 	size_t i;
 
 	if (a->nr != b->nr || a->warm != b->warm)
 		return 0;
 	for (i = 0; i < a->nr; i++) {
-		const struct block *x = &a->set[i], *y = &b->set[i];
+		const struct speed_block *x = &a->set[i], *y = &b->set[i];
 
 		/* A pair whose allocation failed leaves address 0. */
 		if (x->size != y->size || !x->addr != !y->addr ||
@@ -1182,7 +1101,7 @@ static size_t fixed_run(struct bench_pool *p, size_t n, double budget, uint64_t 
 {
 	struct gen_pool *gp = p->impl;
 	int order = gp->min_alloc_order;
-	size_t granules = FIXED_POOL >> order, i;
+	size_t granules = SPEED_FIXED_POOL >> order, i;
 	uint64_t rng = seed;
 	double t0 = bench_now();
 
@@ -1194,7 +1113,7 @@ static size_t fixed_run(struct bench_pool *p, size_t n, double budget, uint64_t 
 		/* The kernel's failures scan on from the offset: cap the time. */
 		if (!(i & 15) && i && bench_now() - t0 > budget)
 			break;
-		size = bench_draw_log_uniform(&rng, FIXED_LO, FIXED_HI);
+		size = bench_draw_log_uniform(&rng, SPEED_FIXED_LO, SPEED_FIXED_HI);
 		data.offset = (unsigned long)bench_rng_below(&rng, granules) << order;
 		addr = gen_pool_alloc_algo(gp, size, gen_pool_fixed_alloc, &data);
 		ok[i] = addr != 0;
@@ -1212,15 +1131,15 @@ static size_t fixed_run(struct bench_pool *p, size_t n, double budget, uint64_t 
 	return i;
 }
 
-static void print_fixed_row(const char *engine, const char *search, const struct fixed_figure *f)
+static void print_fixed_row(const char *engine, const char *search, const struct speed_fixed_figure *f)
 {
 	printf("  %-7s %-8s %12.1f %11.1f..%-11.1f %9zu\n", engine, search, f->median, f->min,
 	       f->max, f->attempts);
 }
 
-static void print_fixed(const struct settings *s)
+static void print_fixed(const struct speed_settings *s)
 {
-	const struct fixed_result *r = &s->fixed_res;
+	const struct speed_fixed_result *r = &s->fixed_res;
 	char a[32];
 
 	printf("\nFIXED OFFSETS: gen_pool_alloc_algo(gen_pool_fixed_alloc) of log-uniform %d..%d B "
@@ -1231,7 +1150,7 @@ static void print_fixed(const struct settings *s)
 	       "both pools and with\n"
 	       "  no time limit, so that kff8's pool is ff8's; %zu runs x %zu attempts or %g ms; "
 	       "median ns per attempt\n",
-	       FIXED_LO, FIXED_HI, hsize(a, sizeof(a), FIXED_POOL), FIXED_OCC, FIXED_LO, FIXED_HI,
+	       SPEED_FIXED_LO, SPEED_FIXED_HI, hsize(a, sizeof(a), SPEED_FIXED_POOL), SPEED_FIXED_OCC, SPEED_FIXED_LO, SPEED_FIXED_HI,
 	       r->live, r->warm, s->runs, s->fixed, s->budget * 1000);
 	printf("  %-7s %-8s %12s %23s %9s\n", "engine", "search", "ns/attempt",
 	       "spread (min..max)", "attempts");
@@ -1249,13 +1168,13 @@ static void print_fixed(const struct settings *s)
 	       s->runs, s->budget * 1000, s->warm, (unsigned long long)s->seed);
 }
 
-static int run_fixed(struct settings *s)
+static int run_fixed(struct speed_settings *s)
 {
-	struct fixed_pool ix = { 0 }, ln = { 0 };
-	struct fixed_result *res = &s->fixed_res;
+	struct speed_fixed_pool ix = { 0 }, ln = { 0 };
+	struct speed_fixed_result *res = &s->fixed_res;
 	unsigned char *ok_ix = malloc(s->fixed), *ok_ln = malloc(s->fixed);
-	double ns_ix[MAX_RUNS], ns_ln[MAX_RUNS];
-	size_t runs = s->runs < MAX_RUNS ? s->runs : MAX_RUNS, r, i;
+	double ns_ix[SPEED_MAX_RUNS], ns_ln[SPEED_MAX_RUNS];
+	size_t runs = s->runs < SPEED_MAX_RUNS ? s->runs : SPEED_MAX_RUNS, r, i;
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -1363,7 +1282,7 @@ static void usage(FILE *f)
  * Only the modern engines can be cut into chunks: with --chunks, the
  * default list narrows to them and a named other engine is an error.
  */
-static int keep_modern(struct settings *s)
+static int keep_modern(struct speed_settings *s)
 {
 	size_t i, n = 0;
 
@@ -1392,7 +1311,7 @@ static int bad_value(const struct option *longopts, int c, const char *arg)
 	return -1;
 }
 
-static int parse(int argc, char **argv, struct settings *s)
+static int parse(int argc, char **argv, struct speed_settings *s)
 {
 	static const struct option longopts[] = {
 		{ "pools", required_argument, NULL, 'p' },
@@ -1435,7 +1354,7 @@ static int parse(int argc, char **argv, struct settings *s)
 			if (parse_list(optarg, s->threads, &s->nr_threads, 0) || !s->nr_threads)
 				return bad_value(longopts, c, optarg);
 			for (i = 0; i < s->nr_threads; i++)
-				if (s->threads[i] > MAX_THREADS)
+				if (s->threads[i] > SPEED_MAX_THREADS)
 					return bad_value(longopts, c, optarg);
 			break;
 		case 'e': {
@@ -1456,7 +1375,7 @@ static int parse(int argc, char **argv, struct settings *s)
 			break;
 		}
 		case 'r':
-			if (bench_parse_size(optarg, &s->runs) || !s->runs || s->runs > MAX_RUNS)
+			if (bench_parse_size(optarg, &s->runs) || !s->runs || s->runs > SPEED_MAX_RUNS)
 				return bad_value(longopts, c, optarg);
 			runs_set = 1;
 			break;
@@ -1561,9 +1480,9 @@ static int parse(int argc, char **argv, struct settings *s)
 }
 
 /* Defaults, then @argv's options; 0 or -1 (the reason printed). */
-static int configure(struct settings *s, int argc, char **argv)
+static int configure(struct speed_settings *s, int argc, char **argv)
 {
-	*s = (struct settings){
+	*s = (struct speed_settings){
 		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .seed = 1,
 		.argv0 = argv[0], .chunks = 1, .many_chunks = 1000, .add_chunks = 10000, .warm = 2,
 		.fixed = 20000,
@@ -1581,7 +1500,7 @@ static int configure(struct settings *s, int argc, char **argv)
 
 /* Every section @s asks for; the figures stay in @s->results for the
  * caller to free. */
-static int run_all(struct settings *s)
+static int run_all(struct speed_settings *s)
 {
 	size_t pi, oi, ti;
 	double t0 = bench_now();
@@ -1591,7 +1510,7 @@ static int run_all(struct settings *s)
 				    sizeof(*s->results));
 		if (!s->results)
 			return 1;
-		if (run_pools((const struct settings *const[]){ s }, 1))
+		if (run_pools((const struct speed_settings *const[]){ s }, 1))
 			return 1;
 		for (pi = 0; pi < s->nr_pools; pi++) {
 			for (oi = 0; oi < s->nr_occ; oi++)
@@ -1658,7 +1577,7 @@ static const struct check_case {
 
 static int check_case(const struct check_case *c, FILE *out)
 {
-	struct settings s;
+	struct speed_settings s;
 	size_t pi, oi, ti, ei, argc = 0, bad = 0;
 
 	while (c->argv[argc])
@@ -1677,8 +1596,8 @@ static int check_case(const struct check_case *c, FILE *out)
 		for (oi = 0; oi < s.nr_occ; oi++)
 			for (ti = 0; ti < s.nr_threads; ti++)
 				for (ei = 0; ei < s.ne; ei++) {
-					const struct figure *f = result(&s, pi, oi, ti, ei);
-					const struct figure *h = result(&s, pi, oi, ti, s.ne);
+					const struct speed_figure *f = result(&s, pi, oi, ti, ei);
+					const struct speed_figure *h = result(&s, pi, oi, ti, s.ne);
 					int timed = f->pairs > 0 && f->median > 0;
 
 					/* Timed in every round, beside the harness. */
@@ -1721,7 +1640,7 @@ static int self_check(void)
 
 int main(int argc, char **argv)
 {
-	struct settings s;
+	struct speed_settings s;
 	int rc;
 
 	if (argc == 2 && !strcmp(argv[1], "--check"))

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * bench/speed.h - what the parts of genalloc-speed share: the settings a
+ * run is made of, the figures it fills in, and the limits of both.
+ *
+ * Nothing here is seen outside genalloc-speed.
+ */
+#ifndef GENALLOC_BENCH_SPEED_H
+#define GENALLOC_BENCH_SPEED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+/* Entries of a list option (--pools, --occupancy, ...) at most */
+#define SPEED_MAX_LIST 16
+/* The largest chunk an engine's pool is made of */
+#define SPEED_MAX_CHUNK ((size_t)4 << 20)
+/* --threads at most */
+#define SPEED_MAX_THREADS 8
+/* The MANY CHUNKS section: one pool, one occupancy, one thread. */
+#define SPEED_MANY_POOL ((size_t)64 << 20)
+#define SPEED_MANY_OCC 50
+/* The FIXED OFFSETS section: the 64 MiB pool of log-uniform 16 B-64 KiB blocks, 8-byte granules. */
+#define SPEED_FIXED_POOL ((size_t)64 << 20)
+#define SPEED_FIXED_OCC 50
+#define SPEED_FIXED_LO 16
+#define SPEED_FIXED_HI 65536
+
+/* --runs at most */
+#define SPEED_MAX_RUNS 64
+/*
+ * Before each timed run, this many untimed pairs, or as many as the run's
+ * time budget allows, bring back into the caches what the other engines
+ * of the round evicted: the engine's bookkeeping and its share of the
+ * loop's table of live blocks (8 MiB at 64M of 64-byte blocks).  With 2000
+ * the 64-byte first fit on 64M timed 94-98 ns a pair in rounds against
+ * 70-76 with 20000, as alone.  A count that does not follow --pairs keeps
+ * bench/instr.sh's difference of two runs exact.
+ */
+#define SPEED_REWARM_PAIRS 20000
+
+/* One point of the pair timings (pool, occupancy, threads, engine). */
+struct speed_figure {
+	double median, min, max;
+	double run_ns[SPEED_MAX_RUNS];	/* run by run, in the order of the rounds */
+	size_t runs;		/* runs taken; 0: not timed */
+	size_t failed;
+	size_t pairs;		/* timed, over all runs */
+	double fill;		/* seconds it took to fill to this level */
+	size_t chunks_used;	/* chunks holding a live block after the fill */
+	size_t chunk_lo;	/* the lowest of them (chunk 0 has the lowest address) */
+	size_t warm;		/* untimed pairs run after the fill, before the runs */
+};
+
+/* One search of the FIXED OFFSETS section: ns per attempt over its runs. */
+struct speed_fixed_figure {
+	double median, min, max;
+	size_t attempts;	/* timed, over all runs */
+};
+
+/* What FIXED OFFSETS measured, kept for --check. */
+struct speed_fixed_result {
+	struct speed_fixed_figure index, linear;
+	size_t both;		/* attempts both searches made (the runs' common prefixes) */
+	size_t succeeded;	/* of those; the same attempts for both, or it aborts */
+	size_t live;		/* live blocks of the steady state */
+	size_t warm;		/* untimed pairs that brought each pool there */
+};
+
+/* What a run of genalloc-speed does, and what it measured. */
+struct speed_settings {
+	size_t pools[SPEED_MAX_LIST], nr_pools;
+	size_t occ[SPEED_MAX_LIST], nr_occ;
+	size_t threads[SPEED_MAX_LIST], nr_threads;
+	size_t linear[SPEED_MAX_LIST], nr_linear;
+	const struct bench_engine *e[BENCH_MAX_ENGINES];
+	size_t ne;		/* engines; the harness comes after them, at [ne] */
+	int engines_set;	/* -e given: reruns repeat it */
+	size_t chunks;		/* modern pools as this many equal chunks */
+	size_t many_chunks;	/* MANY CHUNKS: 1 against this many; 0 skips it */
+	size_t add_chunks;	/* ADD CHUNKS: chunks to add; 0 skips it */
+	size_t fixed;		/* FIXED OFFSETS: attempts per run; 0 skips it */
+	struct speed_fixed_result fixed_res;
+	size_t runs;
+	size_t pairs;		/* per run, unless the budget ends it first */
+	double budget;		/* seconds per run at most */
+	double linear_budget;	/* seconds per linear-search point */
+	size_t warm;		/* untimed pairs per live block before the runs */
+	double warm_budget;	/* seconds those pairs may take at most */
+	uint64_t seed;
+	size_t size_lo, size_hi;	/* fixed request sizes; 0: scale with the pool */
+	int full;
+	int quiet;		/* --check: no notes on stderr */
+	const char *argv0;
+	const char *csv;	/* where to write every figure, or NULL */
+	struct speed_figure *results;	/* [pool][occupancy][threads][engine + harness] */
+};
+
+/* A live block of the loop's table; addr 0: its allocation failed. */
+struct speed_block {
+	unsigned long addr;
+	size_t size;
+};
+
+#endif /* GENALLOC_BENCH_SPEED_H */
