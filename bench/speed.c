@@ -218,7 +218,7 @@ static double time_run(struct bench_pool *p, struct speed_block *set, size_t nr,
 }
 
 /* Whether @f was timed in every round of @s. */
-static bool all_rounds(const struct speed_figure *f, const struct speed_settings *s)
+bool speed_all_rounds(const struct speed_figure *f, const struct speed_settings *s)
 {
 	return f->runs == s->runs;
 }
@@ -237,7 +237,7 @@ static void figure_summarize(struct speed_figure *f)
  * ratio of their runs in the same round (time_points()).  0 if either was
  * not timed.
  */
-static double figure_ratio(const struct speed_figure *x, const struct speed_figure *y)
+double speed_figure_ratio(const struct speed_figure *x, const struct speed_figure *y)
 {
 	double q[SPEED_MAX_RUNS], median, min, max;
 	size_t r;
@@ -250,36 +250,23 @@ static double figure_ratio(const struct speed_figure *x, const struct speed_figu
 	return median;
 }
 
-static const char *hsize(char *buf, size_t n, size_t v)
-{
-	if (v >= (1u << 30) && !(v % (1u << 30)))
-		snprintf(buf, n, "%zuG", v >> 30);
-	else if (v >= (1u << 20) && !(v % (1u << 20)))
-		snprintf(buf, n, "%zuM", v >> 20);
-	else if (v >= 1024 && !(v % 1024))
-		snprintf(buf, n, "%zuK", v >> 10);
-	else
-		snprintf(buf, n, "%zu", v);
-	return buf;
-}
-
-static struct speed_figure *result(const struct speed_settings *s, size_t pi, size_t oi, size_t ti,
+struct speed_figure *speed_result(const struct speed_settings *s, size_t pi, size_t oi, size_t ti,
 			     size_t ei)
 {
 	return &s->results[((pi * s->nr_occ + oi) * s->nr_threads + ti) * (s->ne + 1) + ei];
 }
 
 /* Request sizes: fixed by --sizes, else log-uniform in [pool/2^17, pool/2^11]. */
-static size_t request_lo(const struct speed_settings *s, size_t pool)
+size_t speed_request_lo(const struct speed_settings *s, size_t pool)
 {
 	if (s->size_lo)
 		return s->size_lo;
 	return pool >> 17 > 8 ? pool >> 17 : 8;
 }
 
-static size_t request_hi(const struct speed_settings *s, size_t pool)
+size_t speed_request_hi(const struct speed_settings *s, size_t pool)
 {
-	size_t lo = request_lo(s, pool);
+	size_t lo = speed_request_lo(s, pool);
 
 	if (s->size_hi)
 		return s->size_hi;
@@ -363,7 +350,7 @@ struct lane {
 /* Lane @l's figure at occupancy @oi with thread count @ti. */
 static struct speed_figure *lane_figure(const struct lane *l, size_t oi, size_t ti)
 {
-	return result(l->s, l->pi, oi, ti, l->ei);
+	return speed_result(l->s, l->pi, oi, ti, l->ei);
 }
 
 /* Engine @ei of @s (the harness at @ei == @s->ne) on pool @pi. */
@@ -400,7 +387,7 @@ static void lane_open(const struct speed_settings *s, size_t pi, size_t ei, stru
 static void lane_fill(struct lane *l, size_t oi)
 {
 	const struct speed_settings *s = l->s;
-	size_t pool = s->pools[l->pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
+	size_t pool = s->pools[l->pi], lo = speed_request_lo(s, pool), hi = speed_request_hi(s, pool);
 	const struct bench_engine *e = l->p->engine;
 	size_t used, lo_chunk, warmed, ti;
 	double t0 = bench_now(), spent;
@@ -438,7 +425,7 @@ static bool lane_timed(const struct lane *l, size_t oi, size_t nt)
 	if (!s->quiet)
 		fprintf(stderr, "genalloc-speed: %s: %zu live blocks of %zu..%zu bytes in a "
 			"%zu-byte pool at %zu%%, too few for %zu threads: not timed\n",
-			l->p->engine->name, l->nr, request_lo(s, pool), request_hi(s, pool), pool,
+			l->p->engine->name, l->nr, speed_request_lo(s, pool), speed_request_hi(s, pool), pool,
 			s->occ[oi], nt);
 	return false;
 }
@@ -448,7 +435,7 @@ static bool lane_timed(const struct lane *l, size_t oi, size_t nt)
 static void lane_run(struct lane *l, size_t oi, size_t ti, size_t r)
 {
 	const struct speed_settings *s = l->s;
-	size_t pool = s->pools[l->pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
+	size_t pool = s->pools[l->pi], lo = speed_request_lo(s, pool), hi = speed_request_hi(s, pool);
 	size_t nt = s->threads[ti];
 	struct speed_figure *f = lane_figure(l, oi, ti), rewarm = { 0 };
 
@@ -516,205 +503,9 @@ static int run_pools(const struct speed_settings *const *sets, size_t nsets)
 	return 0;
 }
 
-static size_t reference(const struct speed_settings *s)
-{
-	size_t ei;
-
-	for (ei = 0; ei < s->ne; ei++)
-		if (!strcmp(s->e[ei]->name, "ff8"))
-			return ei;
-	return 0;
-}
-
-static const char *sizes_arg(char *buf, size_t n, const struct speed_settings *s)
-{
-	snprintf(buf, n, "%zu..%zu", s->size_lo, s->size_hi);
-	return buf;
-}
-
-/*
- * The command that measures one point again on its own: the same pool,
- * occupancy, threads, chunks, engines and loop, without the other sections.
- */
-static void print_rerun(const struct speed_settings *s, const char *label, size_t pool, size_t occ,
-			size_t threads, const char *note)
-{
-	char a[32], b[48];
-	size_t ei;
-
-	printf("  %s: %s --pools %s --occupancy %zu --threads %zu --runs %zu --pairs %zu "
-	       "--budget %g --warmup %zu --seed %llu", label, s->argv0, hsize(a, sizeof(a), pool),
-	       occ, threads, s->runs, s->pairs, s->budget * 1000, s->warm,
-	       (unsigned long long)s->seed);
-	if (s->size_lo)
-		printf(" --sizes %s", sizes_arg(b, sizeof(b), s));
-	if (s->chunks > 1)
-		printf(" --chunks %zu", s->chunks);
-	if (s->engines_set)
-		for (ei = 0; ei < s->ne; ei++)
-			printf("%s%s", ei ? "," : " -e ", s->e[ei]->name);
-	printf(" --many-chunks none --linear none --fixed-offsets none%s\n", note);
-}
-
-/* The harness's line under a table: how much of each figure is the loop. */
-static void print_harness(const struct speed_figure *h)
-{
-	printf("  %-7s %12.1f   the loop alone (random victim, size draw, calls into a no-op "
-	       "engine): every figure above includes it\n", "harness", h->median);
-}
-
-static void print_point(const struct speed_settings *s, size_t pi, size_t oi, size_t ti)
-{
-	size_t ei, ref = reference(s);
-	char a[32];
-	size_t pool = s->pools[pi];
-
-	printf("\nworkload: pool %s%s, %zu%% full, %zu thread%s, pairs of free(random live) + "
-	       "alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs or %g ms\n"
-	       "  after the fill, untimed: %zu pairs per live block or %g ms (column warm); "
-	       "before each run, %d or %g ms;\n"
-	       "  runs in rounds with every other engine and pool, vs ff8 the median of the "
-	       "rounds' ratios\n",
-	       hsize(a, sizeof(a), pool), s->chunks > 1 ? " in equal chunks" : "",
-	       s->occ[oi], s->threads[ti],
-	       s->threads[ti] > 1 ? "s" : "", request_lo(s, pool), request_hi(s, pool),
-	       s->runs, s->pairs, s->budget * 1000, s->warm, s->warm_budget * 1000,
-	       SPEED_REWARM_PAIRS, s->budget * 1000);
-	if (s->chunks > 1)
-		printf("  modern pools as %zu chunks (one gen_pool_add each); after the fill the live "
-		       "blocks lie in %zu of them (%s's pool)\n", s->chunks,
-		       result(s, pi, oi, ti, ref)->chunks_used, s->e[ref]->name);
-	printf("  %-7s %12s %23s %8s %9s %7s %7s %9s\n", "engine", "ns/pair",
-	       "spread (min..max)", "vs ff8", "pairs", "failed", "fill s", "warm");
-	for (ei = 0; ei < s->ne; ei++) {
-		const struct speed_figure *f = result(s, pi, oi, ti, ei);
-		const struct speed_figure *r = result(s, pi, oi, ti, ref);
-
-		printf("  %-7s %12.1f %11.1f..%-11.1f %8.2f %9zu %7zu %7.2f %9zu\n",
-		       s->e[ei]->name, f->median, f->min, f->max,
-		       figure_ratio(f, r), f->pairs, f->failed, f->fill,
-		       f->warm);
-	}
-	print_harness(result(s, pi, oi, ti, s->ne));
-	print_rerun(s, "rerun", pool, s->occ[oi], s->threads[ti],
-		    s->occ[oi] != s->occ[0] ? " (filled through the lower levels first)" : "");
-}
-
-static const char *engine_name(const struct speed_settings *s, size_t ei)
+const char *speed_engine_name(const struct speed_settings *s, size_t ei)
 {
 	return engine_at(s, ei)->name;
-}
-
-/* One row per point (the harness's too), for plotting the scaling elsewhere. */
-static int write_csv(const struct speed_settings *s)
-{
-	FILE *f = fopen(s->csv, "w");
-	size_t pi, oi, ti, ei, ref = reference(s);
-
-	if (!f)
-		return -1;
-	fprintf(f, "pool,occupancy,threads,engine,ns_per_pair_median,ns_min,ns_max,"
-		   "ratio_ff8,pairs,failed,fill_seconds,warm_pairs\n");
-	for (pi = 0; pi < s->nr_pools; pi++)
-		for (oi = 0; oi < s->nr_occ; oi++)
-			for (ti = 0; ti < s->nr_threads; ti++)
-				for (ei = 0; ei <= s->ne; ei++) {
-					const struct speed_figure *x = result(s, pi, oi, ti, ei);
-					const struct speed_figure *r = result(s, pi, oi, ti, ref);
-
-					fprintf(f, "%zu,%zu,%zu,%s,%.1f,%.1f,%.1f,%.4f,%zu,%zu,%.3f,%zu\n",
-						s->pools[pi], s->occ[oi], s->threads[ti],
-						engine_name(s, ei), x->median, x->min, x->max,
-						figure_ratio(x, r),
-						x->pairs, x->failed, x->fill, x->warm);
-				}
-	return fclose(f);
-}
-
-/* The table that answers "how does the cost grow with the pool size". */
-static void print_scaling(const struct speed_settings *s)
-{
-	size_t pi, oi, ti, ei;
-	char a[32];
-
-	for (oi = 0; oi < s->nr_occ; oi++) {
-		for (ti = 0; ti < s->nr_threads; ti++) {
-			printf("\nSCALING: median ns per alloc+free pair, %zu%% full, %zu thread%s "
-			       "(harness: the loop alone;\n  last/1st: the median of the rounds' "
-			       "ratios)\n",
-			       s->occ[oi], s->threads[ti], s->threads[ti] > 1 ? "s" : "");
-			printf("  %-7s", "engine");
-			for (pi = 0; pi < s->nr_pools; pi++)
-				printf(" %9s", hsize(a, sizeof(a), s->pools[pi]));
-			printf(" %9s\n", "last/1st");
-			for (ei = 0; ei <= s->ne; ei++) {
-				printf("  %-7s", engine_name(s, ei));
-				for (pi = 0; pi < s->nr_pools; pi++)
-					printf(" %9.1f", result(s, pi, oi, ti, ei)->median);
-				printf(" %9.2f\n", figure_ratio(result(s, s->nr_pools - 1, oi, ti, ei),
-								result(s, 0, oi, ti, ei)));
-			}
-		}
-	}
-}
-
-static size_t engine_index(const struct speed_settings *s, const char *name)
-{
-	size_t ei;
-
-	for (ei = 0; ei < s->ne; ei++)
-		if (!strcmp(s->e[ei]->name, name))
-			return ei;
-	return s->ne;
-}
-
-/* "how many times faster than": @slow's time over @fast's, or a dash. */
-static void print_ratio(const struct speed_settings *s, size_t pi, size_t oi, size_t ti,
-			const char *slow, const char *fast)
-{
-	size_t a = engine_index(s, slow), b = engine_index(s, fast);
-
-	if (a == s->ne || b == s->ne) {
-		printf(" %9s", "-");
-		return;
-	}
-	printf(" %9.2f", figure_ratio(result(s, pi, oi, ti, a), result(s, pi, oi, ti, b)));
-}
-
-/*
- * The table the index is judged by: for each pool, how many times faster
- * each indexed algorithm is than the kernel's linear search of the same
- * bitmap (same addresses), and first fit's time over TLSF's.
- */
-static void print_index_summary(const struct speed_settings *s)
-{
-	static const char *const pairs[][2] = {
-		{ "kff8", "ff8" }, { "kbf8", "bf8" }, { "kffo8", "ffo8" }, { "kffa8", "ffa8" },
-		{ "ff8", "tlsfi8" }, { "ff8", "tlsf8" },
-	};
-	size_t pi, oi, ti, k;
-	char a[32];
-
-	if (engine_index(s, "ff8") == s->ne)
-		return;
-	for (oi = 0; oi < s->nr_occ; oi++) {
-		for (ti = 0; ti < s->nr_threads; ti++) {
-			printf("\nINDEX vs LINEAR: times faster than the kernel's linear search "
-			       "(same addresses), %zu%% full, %zu thread%s;\n"
-			       "  last columns: ff8's time over TLSF's (2.0 = twice as slow), TLSF as\n"
-			       "  published (tlsfi8: headers in the pool) and out of band (tlsf8)\n",
-			       s->occ[oi], s->threads[ti], s->threads[ti] > 1 ? "s" : "");
-			printf("  %-6s %9s %9s %9s %9s %9s %9s %9s\n", "pool", "ff8 ns", "ff x",
-			       "bf x", "ffo x", "ffa x", "ff/tlsfi", "ff/tlsf");
-			for (pi = 0; pi < s->nr_pools; pi++) {
-				printf("  %-6s %9.1f", hsize(a, sizeof(a), s->pools[pi]),
-				       result(s, pi, oi, ti, engine_index(s, "ff8"))->median);
-				for (k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++)
-					print_ratio(s, pi, oi, ti, pairs[k][0], pairs[k][1]);
-				printf("\n");
-			}
-		}
-	}
 }
 
 /*
@@ -771,7 +562,7 @@ static double linear_point(const struct bench_engine *e, size_t pool, int slow,
  * hands out growth chunks), so that every add lands first in address order.
  * The addresses are never touched: the pool keeps its books elsewhere.
  */
-static int run_add_chunks(const struct speed_settings *s)
+static int speed_add_chunks(const struct speed_settings *s, double *secs)
 {
 	struct gen_pool *pool = gen_pool_create(3, -1);
 	const unsigned long base = 1UL << 32;
@@ -786,12 +577,19 @@ static int run_add_chunks(const struct speed_settings *s)
 			gen_pool_destroy(pool);
 			return 1;
 		}
-	t0 = bench_now() - t0;
+	*secs = bench_now() - t0;
 	gen_pool_destroy(pool);
-	printf("\nADD CHUNKS: gen_pool_add() of %zu 64-byte chunks at descending addresses, "
-	       "one pool\n  %.3f s, %.0f ns per add\n  rerun: %s --pools none --many-chunks none "
-	       "--linear none --fixed-offsets none --add-chunks %zu\n", s->add_chunks, t0,
-	       t0 * 1e9 / (double)s->add_chunks, s->argv0, s->add_chunks);
+	return 0;
+}
+
+/* ADD CHUNKS, timed and printed. */
+static int run_add_chunks(const struct speed_settings *s)
+{
+	double secs;
+
+	if (speed_add_chunks(s, &secs))
+		return 1;
+	speed_print_add_chunks(s, secs);
 	return 0;
 }
 
@@ -799,26 +597,18 @@ static void run_linear(const struct speed_settings *s)
 {
 	const struct bench_engine *e = bench_engine_find("buddy");
 	size_t i;
-	char a[32];
 
 	if (!e || !e->set_slow || !s->nr_linear)
 		return;
-	printf("\nBUDDY FREE WITH LONG FREE LISTS: pool full of 32-byte blocks, every other one "
-	       "free (list of pool/64), then frees that merge\n");
-	printf("  %-6s %10s %16s %16s %8s\n", "pool", "list len", "linear ns/free",
-	       "map ns/free", "ratio");
+	speed_print_linear_head();
 	for (i = 0; i < s->nr_linear; i++) {
 		size_t n1, n2;
 		double slow = linear_point(e, s->linear[i], 1, s->linear_budget, &n1);
 		double fast = linear_point(e, s->linear[i], 0, s->linear_budget, &n2);
 
-		printf("  %-6s %10zu %16.1f %16.1f %8.1f   (%zu and %zu frees)\n",
-		       hsize(a, sizeof(a), s->linear[i]), s->linear[i] / 64, slow, fast,
-		       fast > 0 ? slow / fast : 0.0, n1, n2);
+		speed_print_linear_row(s->linear[i], slow, fast, n1, n2);
 	}
-	printf("  rerun: %s --pools none --many-chunks none --fixed-offsets none --linear %s%s\n",
-	       s->argv0, hsize(a, sizeof(a), s->linear[s->nr_linear - 1]),
-	       s->full ? " --full" : "");
+	speed_print_linear_rerun(s);
 }
 
 static int parse_list(const char *arg, size_t *out, size_t *nr, int sizes)
@@ -903,89 +693,17 @@ static void many_settings(const struct speed_settings *s, struct speed_settings 
 	m->csv = NULL;
 }
 
-static void print_many_header(const struct speed_settings *m, const struct speed_figure *f)
-{
-	struct bench_chunk_layout l;
-	char a[32];
-
-	if (bench_chunk_layout(&l, SPEED_MANY_POOL, m->chunks, 8))
-		return;
-	printf("\nMANY CHUNKS: pool %s as 1 range and as %zu chunks of %zu B (one gen_pool_add "
-	       "each, a page apart), %d%% full, 1 thread,\n"
-	       "  pairs of free(random live) + alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs "
-	       "or %g ms; median ns per pair\n", hsize(a, sizeof(a), SPEED_MANY_POOL), l.nr, l.size,
-	       SPEED_MANY_OCC, request_lo(m, SPEED_MANY_POOL), request_hi(m, SPEED_MANY_POOL), m->runs,
-	       m->pairs, m->budget * 1000);
-	printf("  Fill: random blocks allocated one after another.  Every algorithm takes the first "
-	       "chunk on the\n"
-	       "  pool's list that can hold a request, so the fill packs the chunks in list order: "
-	       "the first half\n"
-	       "  end up full, the rest empty, and a request's answer lies at that frontier or in a "
-	       "hole a free\n"
-	       "  opened since.  A linear search walks the full chunks to get there; an index should "
-	       "not.  (A fill\n"
-	       "  spread over all chunks would put most answers in the first chunks searched: "
-	       "nothing to measure.)\n"
-	       "  After the fill, ff8's live blocks lie in %zu of the %zu chunks, numbers %zu..%zu "
-	       "by address", f->chunks_used, l.nr, f->chunk_lo, l.nr - 1);
-	/* The list starts with the chunk added last: the highest address. */
-	if (f->chunks_used == l.nr - f->chunk_lo)
-		printf(":\n  the first %zu the search visits (the list starts with the chunk added "
-		       "last)", f->chunks_used);
-	printf(".\n");
-}
-
-static void print_many_row(const struct speed_settings *one, const struct speed_settings *many,
-			   size_t ei, const char *what)
-{
-	const struct speed_figure *a = result(one, 0, 0, 0, ei), *b = result(many, 0, 0, 0, ei);
-	char failed[48];
-
-	snprintf(failed, sizeof(failed), "%zu/%zu", a->failed, b->failed);
-	printf("  %-7s %-8s %12.1f %12.1f %8.2f %10s\n", engine_name(one, ei), what,
-	       a->median, b->median, figure_ratio(b, a), failed);
-}
-
-static void print_many(const struct speed_settings *one, const struct speed_settings *many)
-{
-	size_t k, n = many->chunks;
-	char c1[32], cn[32];
-
-	print_many_header(many, result(many, 0, 0, 0, 0));
-	snprintf(cn, sizeof(cn), "%zu chunks", n);
-	snprintf(c1, sizeof(c1), "%zu/1", n);
-	printf("  %-7s %-8s %12s %12s %8s %10s\n", "engine", "search", "1 chunk", cn, c1,
-	       "failed");
-	for (k = 0; k < NR_MANY; k += 2) {
-		const struct speed_figure *i1 = result(one, 0, 0, 0, k), *l1 = result(one, 0, 0, 0, k + 1);
-		const struct speed_figure *in = result(many, 0, 0, 0, k), *ln = result(many, 0, 0, 0, k + 1);
-
-		print_many_row(one, many, k, "index");
-		print_many_row(one, many, k + 1, "linear");
-		printf("  %-7s %-8s %12.1f %12.1f\n", "", "x faster",
-		       figure_ratio(l1, i1), figure_ratio(ln, in));
-	}
-	printf("  %-7s %-8s %12.1f %12.1f\n", "harness", "no-op", result(one, 0, 0, 0, one->ne)->median,
-	       result(many, 0, 0, 0, many->ne)->median);
-	printf("  x faster: the linear search's time over the index's.  harness: the loop alone "
-	       "(random victim,\n  size draw, calls into a no-op engine): every figure above "
-	       "includes it.\n");
-	print_rerun(one, "rerun, 1 chunk", SPEED_MANY_POOL, SPEED_MANY_OCC, 1, "");
-	snprintf(cn, sizeof(cn), "rerun, %zu chunks", n);
-	print_rerun(many, cn, SPEED_MANY_POOL, SPEED_MANY_OCC, 1, "");
-}
-
 /* Whether every engine of MANY CHUNKS' @m, and the harness, ran every
  * round: the section's ratios take one run of each per round. */
 static bool many_timed(const struct speed_settings *m)
 {
 	size_t ei;
 
-	for (ei = 0; ei <= NR_MANY; ei++)
-		if (!all_rounds(result(m, 0, 0, 0, ei), m)) {
+	for (ei = 0; ei <= m->ne; ei++)
+		if (!speed_all_rounds(speed_result(m, 0, 0, 0, ei), m)) {
 			fprintf(stderr, "genalloc-speed: MANY CHUNKS: %s on %zu chunks timed in %zu "
-				"of %zu rounds\n", engine_name(m, ei), m->chunks,
-				result(m, 0, 0, 0, ei)->runs, m->runs);
+				"of %zu rounds\n", speed_engine_name(m, ei), m->chunks,
+				speed_result(m, 0, 0, 0, ei)->runs, m->runs);
 			return false;
 		}
 	return true;
@@ -1006,7 +724,7 @@ static int run_many(const struct speed_settings *s)
 		const struct speed_settings *both[] = { one, many };
 
 		if (!run_pools(both, 2)) {
-			print_many(one, many);
+			speed_print_many(one, many);
 			fflush(stdout);
 			ret = many_timed(one) && many_timed(many) ? 0 : -1;
 		}
@@ -1131,43 +849,6 @@ static size_t fixed_run(struct bench_pool *p, size_t n, double budget, uint64_t 
 	return i;
 }
 
-static void print_fixed_row(const char *engine, const char *search, const struct speed_fixed_figure *f)
-{
-	printf("  %-7s %-8s %12.1f %11.1f..%-11.1f %9zu\n", engine, search, f->median, f->min,
-	       f->max, f->attempts);
-}
-
-static void print_fixed(const struct speed_settings *s)
-{
-	const struct speed_fixed_result *r = &s->fixed_res;
-	char a[32];
-
-	printf("\nFIXED OFFSETS: gen_pool_alloc_algo(gen_pool_fixed_alloc) of log-uniform %d..%d B "
-	       "at uniform granule offsets,\n"
-	       "  a success freed at once; pool %s at 8-byte granules, %d%% full of log-uniform "
-	       "%d..%d B blocks (%zu live):\n"
-	       "  first fit fill and %zu untimed pairs as in the main timings, but on the index for "
-	       "both pools and with\n"
-	       "  no time limit, so that kff8's pool is ff8's; %zu runs x %zu attempts or %g ms; "
-	       "median ns per attempt\n",
-	       SPEED_FIXED_LO, SPEED_FIXED_HI, hsize(a, sizeof(a), SPEED_FIXED_POOL), SPEED_FIXED_OCC, SPEED_FIXED_LO, SPEED_FIXED_HI,
-	       r->live, r->warm, s->runs, s->fixed, s->budget * 1000);
-	printf("  %-7s %-8s %12s %23s %9s\n", "engine", "search", "ns/attempt",
-	       "spread (min..max)", "attempts");
-	print_fixed_row("ff8", "index", &r->index);
-	print_fixed_row("kff8", "linear", &r->linear);
-	printf("  linear/index: %.1f (kff8's time over ff8's: the kernel's search runs on from "
-	       "the offset to the next fit,\n  the index tests the range at the offset)\n",
-	       r->index.median > 0 ? r->linear.median / r->index.median : 0.0);
-	printf("  succeeded: %.1f%% (%zu of the %zu attempts both made, each run's first ones), "
-	       "the same attempts for both\n",
-	       r->both ? 100.0 * (double)r->succeeded / (double)r->both : 0.0, r->succeeded,
-	       r->both);
-	printf("  rerun: %s --pools none --many-chunks none --add-chunks none --linear none "
-	       "--fixed-offsets %zu --runs %zu --budget %g --warmup %zu --seed %llu\n", s->argv0, s->fixed,
-	       s->runs, s->budget * 1000, s->warm, (unsigned long long)s->seed);
-}
-
 static int run_fixed(struct speed_settings *s)
 {
 	struct speed_fixed_pool ix = { 0 }, ln = { 0 };
@@ -1214,7 +895,7 @@ static int run_fixed(struct speed_settings *s)
 	}
 	summarize(ns_ix, runs, &res->index.median, &res->index.min, &res->index.max);
 	summarize(ns_ln, runs, &res->linear.median, &res->linear.min, &res->linear.max);
-	print_fixed(s);
+	speed_print_fixed(s);
 	fflush(stdout);
 	ret = 0;
 out:
@@ -1515,12 +1196,12 @@ static int run_all(struct speed_settings *s)
 		for (pi = 0; pi < s->nr_pools; pi++) {
 			for (oi = 0; oi < s->nr_occ; oi++)
 				for (ti = 0; ti < s->nr_threads; ti++)
-					print_point(s, pi, oi, ti);
+					speed_print_point(s, pi, oi, ti);
 			fflush(stdout);
 		}
-		print_scaling(s);
-		print_index_summary(s);
-		if (s->csv && write_csv(s))
+		speed_print_scaling(s);
+		speed_print_index_summary(s);
+		if (s->csv && speed_write_csv(s))
 			perror(s->csv);
 		else if (s->csv)
 			printf("\nEvery figure: %s\n", s->csv);
@@ -1596,22 +1277,22 @@ static int check_case(const struct check_case *c, FILE *out)
 		for (oi = 0; oi < s.nr_occ; oi++)
 			for (ti = 0; ti < s.nr_threads; ti++)
 				for (ei = 0; ei < s.ne; ei++) {
-					const struct speed_figure *f = result(&s, pi, oi, ti, ei);
-					const struct speed_figure *h = result(&s, pi, oi, ti, s.ne);
+					const struct speed_figure *f = speed_result(&s, pi, oi, ti, ei);
+					const struct speed_figure *h = speed_result(&s, pi, oi, ti, s.ne);
 					int timed = f->pairs > 0 && f->median > 0;
 
 					/* Timed in every round, beside the harness. */
-					if (timed && (!all_rounds(f, &s) || !(figure_ratio(f, h) > 0))) {
+					if (timed && (!speed_all_rounds(f, &s) || !(speed_figure_ratio(f, h) > 0))) {
 						fprintf(out, "genalloc-speed --check: %s: %s, pool "
 							"%zu: %zu of %zu rounds\n", c->what,
-							engine_name(&s, ei), s.pools[pi], f->runs,
+							speed_engine_name(&s, ei), s.pools[pi], f->runs,
 							s.runs);
 						bad++;
 					}
 					if (timed == (ti < c->untimed_from))
 						continue;
 					fprintf(out, "genalloc-speed --check: %s: %s, pool %zu, %zu%%, "
-						"%zu threads: %s\n", c->what, engine_name(&s, ei),
+						"%zu threads: %s\n", c->what, speed_engine_name(&s, ei),
 						s.pools[pi], s.occ[oi], s.threads[ti],
 						timed ? "timed, should be skipped" : "not timed");
 					bad++;

@@ -105,4 +105,45 @@ struct speed_block {
 	size_t size;
 };
 
+/* The timing (speed.c) */
+
+/* Whether @f was timed in every round of @s. */
+bool speed_all_rounds(const struct speed_figure *f, const struct speed_settings *s);
+/* How many times @x's time is @y's: the median of their rounds' ratios; 0 if
+ * either was not timed. */
+double speed_figure_ratio(const struct speed_figure *x, const struct speed_figure *y);
+/* The figure of pool @pi, occupancy @oi, thread count @ti, engine @ei (the
+ * harness at @ei == @s->ne). */
+struct speed_figure *speed_result(const struct speed_settings *s, size_t pi, size_t oi,
+				  size_t ti, size_t ei);
+/* The name of engine @ei of @s, or the harness's at @ei == @s->ne. */
+const char *speed_engine_name(const struct speed_settings *s, size_t ei);
+
+/* The request streams (speed.c) */
+
+/* The smallest and largest request on a @pool-byte pool. */
+size_t speed_request_lo(const struct speed_settings *s, size_t pool);
+size_t speed_request_hi(const struct speed_settings *s, size_t pool);
+
+/* The report (speed_report.c), on stdout but for the CSV */
+
+/* The table of one point of the pair timings. */
+void speed_print_point(const struct speed_settings *s, size_t pi, size_t oi, size_t ti);
+/* SCALING: each engine's figure pool by pool. */
+void speed_print_scaling(const struct speed_settings *s);
+/* INDEX vs LINEAR: each index against the kernel's search, and against TLSF. */
+void speed_print_index_summary(const struct speed_settings *s);
+/* Every figure to @s->csv; 0, or -1 with errno set. */
+int speed_write_csv(const struct speed_settings *s);
+/* MANY CHUNKS: the same settings but for the chunks, @one and @many of them. */
+void speed_print_many(const struct speed_settings *one, const struct speed_settings *many);
+/* ADD CHUNKS, @secs for all the adds. */
+void speed_print_add_chunks(const struct speed_settings *s, double secs);
+/* FIXED OFFSETS, from @s->fixed_res. */
+void speed_print_fixed(const struct speed_settings *s);
+/* BUDDY FREE WITH LONG FREE LISTS: its head, a row per pool, the rerun line. */
+void speed_print_linear_head(void);
+void speed_print_linear_row(size_t pool, double slow, double fast, size_t n1, size_t n2);
+void speed_print_linear_rerun(const struct speed_settings *s);
+
 #endif /* GENALLOC_BENCH_SPEED_H */
