@@ -125,7 +125,6 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
-/* Allocate until @target bytes are granted; the blocks go to @set. */
 /* Give back @p's @nr live blocks of @set (a failed pair left address 0),
  * then the set and the pool. */
 static void drop_pool(struct bench_pool *p, struct speed_block *set, size_t nr)
@@ -137,29 +136,6 @@ static void drop_pool(struct bench_pool *p, struct speed_block *set, size_t nr)
 			p->engine->free(p, set[i].addr, set[i].size);
 	free(set);
 	p->engine->destroy(p);
-}
-
-static void fill(struct bench_pool *p, struct speed_block **set, size_t *nr, size_t *cap,
-		 size_t *granted, size_t target, size_t lo, size_t hi, uint64_t *rng)
-{
-	const struct bench_engine *e = p->engine;
-
-	while (*granted < target) {
-		struct speed_block b;
-
-		b.size = bench_draw_log_uniform(rng, lo, hi);
-		b.addr = e->alloc(p, b.size);
-		if (!b.addr)
-			break;
-		if (*nr == *cap) {
-			*cap = *cap ? 2 * *cap : 4096;
-			*set = realloc(*set, *cap * sizeof(**set));
-			if (!*set)
-				abort();
-		}
-		(*set)[(*nr)++] = b;
-		*granted += e->granted(p, b.size);
-	}
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -254,24 +230,6 @@ struct speed_figure *speed_result(const struct speed_settings *s, size_t pi, siz
 			     size_t ei)
 {
 	return &s->results[((pi * s->nr_occ + oi) * s->nr_threads + ti) * (s->ne + 1) + ei];
-}
-
-/* Request sizes: fixed by --sizes, else log-uniform in [pool/2^17, pool/2^11]. */
-size_t speed_request_lo(const struct speed_settings *s, size_t pool)
-{
-	if (s->size_lo)
-		return s->size_lo;
-	return pool >> 17 > 8 ? pool >> 17 : 8;
-}
-
-size_t speed_request_hi(const struct speed_settings *s, size_t pool)
-{
-	size_t lo = speed_request_lo(s, pool);
-
-	if (s->size_hi)
-		return s->size_hi;
-	/* Pools under 16K would draw from an empty range. */
-	return pool >> 11 > lo ? pool >> 11 : lo;
 }
 
 /*
@@ -394,7 +352,7 @@ static void lane_fill(struct lane *l, size_t oi)
 
 	if (e->measured)
 		e->measured(l->p, 0);
-	fill(l->p, &l->set, &l->nr, &l->cap, &l->granted, l->held / 100 * s->occ[oi], lo, hi,
+	speed_fill(l->p, &l->set, &l->nr, &l->cap, &l->granted, l->held / 100 * s->occ[oi], lo, hi,
 	     &l->rng);
 	spent = bench_now() - t0;
 	if (e->measured)
@@ -508,80 +466,6 @@ const char *speed_engine_name(const struct speed_settings *s, size_t ei)
 	return engine_at(s, ei)->name;
 }
 
-/*
- * The buddy's free on long lists: every other 32-byte block is free, so
- * the order-0 list holds pool/64 entries and each free of a remaining
- * block finds its buddy on it.
- */
-static double linear_point(const struct bench_engine *e, size_t pool, int slow,
-			   double budget, size_t *done)
-{
-	struct bench_pool_config cfg = {
-		.regime = BENCH_FIXED,
-		.chunk_size = pool < SPEED_MAX_CHUNK ? bench_floor_pow2(pool) : SPEED_MAX_CHUNK,
-		.capacity = pool,
-	};
-	struct bench_pool *p = e->create(e, &cfg);
-	size_t n = pool / 32, i, k = 0;
-	unsigned long *a = malloc(n * sizeof(*a));
-	uint64_t rng = 7;
-	double t0, spent = 0;
-
-	if (!p || !a)
-		abort();
-	for (i = 0; i < n; i++)
-		a[i] = e->alloc(p, 32);
-	for (i = 0; i < n; i += 2)
-		e->free(p, a[i], 32);
-	e->set_slow(p, slow);
-	/* Free odd blocks in random order until the budget is spent. */
-	while (spent < budget && k < n / 2) {
-		size_t j = 2 * (bench_rng_next(&rng) % (n / 2)) + 1;
-
-		if (!a[j])
-			continue;
-		t0 = bench_now();
-		e->free(p, a[j], 32);
-		spent += bench_now() - t0;
-		a[j] = 0;
-		k++;
-	}
-	e->set_slow(p, 0);
-	for (i = 1; i < n; i += 2)
-		if (a[i])
-			e->free(p, a[i], 32);
-	free(a);
-	e->destroy(p);
-	*done = k;
-	return spent * 1e9 / (double)k;
-}
-
-/*
- * ADD CHUNKS: @s->add_chunks chunks of 64 bytes, a gap between each, added
- * to a pool of 8-byte granules from the highest address down (as mmap()
- * hands out growth chunks), so that every add lands first in address order.
- * The addresses are never touched: the pool keeps its books elsewhere.
- */
-static int speed_add_chunks(const struct speed_settings *s, double *secs)
-{
-	struct gen_pool *pool = gen_pool_create(3, -1);
-	const unsigned long base = 1UL << 32;
-	double t0;
-	size_t i;
-
-	if (!pool)
-		return 1;
-	t0 = bench_now();
-	for (i = 0; i < s->add_chunks; i++)
-		if (gen_pool_add(pool, base + (s->add_chunks - i) * 128, 64, -1)) {
-			gen_pool_destroy(pool);
-			return 1;
-		}
-	*secs = bench_now() - t0;
-	gen_pool_destroy(pool);
-	return 0;
-}
-
 /* ADD CHUNKS, timed and printed. */
 static int run_add_chunks(const struct speed_settings *s)
 {
@@ -603,8 +487,8 @@ static void run_linear(const struct speed_settings *s)
 	speed_print_linear_head();
 	for (i = 0; i < s->nr_linear; i++) {
 		size_t n1, n2;
-		double slow = linear_point(e, s->linear[i], 1, s->linear_budget, &n1);
-		double fast = linear_point(e, s->linear[i], 0, s->linear_budget, &n2);
+		double slow = speed_linear_point(e, s->linear[i], 1, s->linear_budget, &n1);
+		double fast = speed_linear_point(e, s->linear[i], 0, s->linear_budget, &n2);
 
 		speed_print_linear_row(s->linear[i], slow, fast, n1, n2);
 	}
@@ -645,7 +529,7 @@ static size_t speed_engine_list(const struct bench_engine **out, size_t max)
 	return n;
 }
 
-static const struct bench_engine *speed_engine_find(const char *name)
+const struct bench_engine *speed_engine_find(const char *name)
 {
 	const struct bench_engine *l[BENCH_MAX_ENGINES];
 	size_t i, n = speed_engine_list(l, BENCH_MAX_ENGINES);
@@ -661,36 +545,6 @@ static const struct bench_engine *speed_engine_find(const char *name)
 	if (!strcmp(name, bench_engine_noop.name))
 		return &bench_engine_noop;
 	return NULL;
-}
-
-/*
- * MANY CHUNKS: the same 64M pool as one range and as @s->many_chunks equal
- * chunks, each indexed algorithm against its linear twin.  Each column is
- * a run of the main loop with --chunks set, so its rerun line reproduces it.
- */
-static const char *const many_engines[] = { "ff8", "kff8", "bf8", "kbf8", "ffo8", "kffo8",
-					     "ffa8", "kffa8" };
-#define NR_MANY (sizeof(many_engines) / sizeof(many_engines[0]))
-
-/* @m: @s narrowed to the section's point, its engines and @chunks. */
-static void many_settings(const struct speed_settings *s, struct speed_settings *m, size_t chunks)
-{
-	size_t i;
-
-	*m = *s;
-	m->pools[0] = SPEED_MANY_POOL;
-	m->nr_pools = 1;
-	m->occ[0] = SPEED_MANY_OCC;
-	m->nr_occ = 1;
-	m->threads[0] = 1;
-	m->nr_threads = 1;
-	for (i = 0; i < NR_MANY; i++)
-		m->e[i] = speed_engine_find(many_engines[i]);
-	m->ne = NR_MANY;
-	m->engines_set = 1;
-	m->chunks = chunks;
-	m->pairs = s->pairs;
-	m->csv = NULL;
 }
 
 /* Whether every engine of MANY CHUNKS' @m, and the harness, ran every
@@ -716,10 +570,10 @@ static int run_many(const struct speed_settings *s)
 
 	if (!one || !many)
 		goto out;
-	many_settings(s, one, 1);
-	many_settings(s, many, s->many_chunks);
-	one->results = calloc(NR_MANY + 1, sizeof(*one->results));
-	many->results = calloc(NR_MANY + 1, sizeof(*many->results));
+	speed_many_settings(s, one, 1);
+	speed_many_settings(s, many, s->many_chunks);
+	one->results = calloc(one->ne + 1, sizeof(*one->results));
+	many->results = calloc(many->ne + 1, sizeof(*many->results));
 	if (one->results && many->results) {
 		const struct speed_settings *both[] = { one, many };
 
@@ -776,7 +630,7 @@ static int fixed_steady(const struct speed_settings *s, const char *name, struct
 	if (!fp->p)
 		return -1;
 	e->measured(fp->p, 0);
-	fill(fp->p, &fp->set, &fp->nr, &cap, &granted, SPEED_FIXED_POOL / 100 * SPEED_FIXED_OCC, SPEED_FIXED_LO,
+	speed_fill(fp->p, &fp->set, &fp->nr, &cap, &granted, SPEED_FIXED_POOL / 100 * SPEED_FIXED_OCC, SPEED_FIXED_LO,
 	     SPEED_FIXED_HI, &rng);
 	fp->warm = warm_up(s, fp->p, fp->set, fp->nr, SPEED_FIXED_LO, SPEED_FIXED_HI, 1e300);
 	return 0;
@@ -808,47 +662,6 @@ static int fixed_same(const struct speed_fixed_pool *a, const struct speed_fixed
 	return 1;
 }
 
-/*
- * One run: up to @n attempts drawn from @seed, each a log-uniform size at a
- * uniform granule offset; @ok[i] records whether attempt i got its block,
- * which is freed at once so that the pool stays as it was.  Returns the
- * attempts made (the budget may stop the run first), their time in @secs.
- */
-static size_t fixed_run(struct bench_pool *p, size_t n, double budget, uint64_t seed,
-			unsigned char *ok, double *secs)
-{
-	struct gen_pool *gp = p->impl;
-	int order = gp->min_alloc_order;
-	size_t granules = SPEED_FIXED_POOL >> order, i;
-	uint64_t rng = seed;
-	double t0 = bench_now();
-
-	for (i = 0; i < n; i++) {
-		struct genpool_data_fixed data;
-		unsigned long addr;
-		size_t size;
-
-		/* The kernel's failures scan on from the offset: cap the time. */
-		if (!(i & 15) && i && bench_now() - t0 > budget)
-			break;
-		size = bench_draw_log_uniform(&rng, SPEED_FIXED_LO, SPEED_FIXED_HI);
-		data.offset = (unsigned long)bench_rng_below(&rng, granules) << order;
-		addr = gen_pool_alloc_algo(gp, size, gen_pool_fixed_alloc, &data);
-		ok[i] = addr != 0;
-		if (!addr)
-			continue;
-		if (addr != p->chunks.base + data.offset) {
-			fprintf(stderr, "genalloc-speed: FIXED OFFSETS: %s: offset %lu answered "
-				"at offset %lu\n", p->engine->name, data.offset,
-				addr - p->chunks.base);
-			abort();
-		}
-		gen_pool_free(gp, addr, size);
-	}
-	*secs = bench_now() - t0;
-	return i;
-}
-
 static int run_fixed(struct speed_settings *s)
 {
 	struct speed_fixed_pool ix = { 0 }, ln = { 0 };
@@ -873,8 +686,8 @@ static int run_fixed(struct speed_settings *s)
 		/* Both searches get the same stream of (size, offset) each run. */
 		uint64_t seed = (s->seed + 0xf1ed) * 131 + r * 17;
 		double t_ix, t_ln;
-		size_t n_ix = fixed_run(ix.p, s->fixed, s->budget, seed, ok_ix, &t_ix);
-		size_t n_ln = fixed_run(ln.p, s->fixed, s->budget, seed, ok_ln, &t_ln);
+		size_t n_ix = speed_fixed_run(ix.p, s->fixed, s->budget, seed, ok_ix, &t_ix);
+		size_t n_ln = speed_fixed_run(ln.p, s->fixed, s->budget, seed, ok_ln, &t_ln);
 		size_t both = n_ix < n_ln ? n_ix : n_ln;
 
 		for (i = 0; i < both; i++) {

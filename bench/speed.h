@@ -119,11 +119,35 @@ struct speed_figure *speed_result(const struct speed_settings *s, size_t pi, siz
 /* The name of engine @ei of @s, or the harness's at @ei == @s->ne. */
 const char *speed_engine_name(const struct speed_settings *s, size_t ei);
 
-/* The request streams (speed.c) */
+/* The request streams (speed_workloads.c) */
 
 /* The smallest and largest request on a @pool-byte pool. */
 size_t speed_request_lo(const struct speed_settings *s, size_t pool);
 size_t speed_request_hi(const struct speed_settings *s, size_t pool);
+/* Allocate blocks of @lo..@hi bytes drawn from @rng until @target bytes are
+ * granted or an allocation fails; they go to @set (@nr of @cap), their
+ * grants to @granted. */
+void speed_fill(struct bench_pool *p, struct speed_block **set, size_t *nr, size_t *cap,
+		size_t *granted, size_t target, size_t lo, size_t hi, uint64_t *rng);
+/* MANY CHUNKS: @m is @s narrowed to the section's pool, engines and @chunks. */
+void speed_many_settings(const struct speed_settings *s, struct speed_settings *m,
+			 size_t chunks);
+/* ADD CHUNKS: @s->add_chunks adds to one pool, their time in @secs; 0 or 1. */
+int speed_add_chunks(const struct speed_settings *s, double *secs);
+/* FIXED OFFSETS: up to @n attempts on @p drawn from @seed, @ok[i] whether
+ * attempt i succeeded; the attempts made, their time in @secs. */
+size_t speed_fixed_run(struct bench_pool *p, size_t n, double budget, uint64_t seed,
+		       unsigned char *ok, double *secs);
+/* BUDDY FREE WITH LONG FREE LISTS: ns per merging free on a @pool-byte pool,
+ * with the 2005 linear search (@slow) or the map; @done frees. */
+double speed_linear_point(const struct bench_engine *e, size_t pool, int slow,
+			  double budget, size_t *done);
+
+/* The command line (speed.c) */
+
+/* The engine called @name: any of the default list, a block-record engine,
+ * or the harness's no-op one; NULL if none. */
+const struct bench_engine *speed_engine_find(const char *name);
 
 /* The report (speed_report.c), on stdout but for the CSV */
 
