@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine.h"
 
@@ -143,8 +144,13 @@ size_t speed_fixed_run(struct bench_pool *p, size_t n, double budget, uint64_t s
 double speed_linear_point(const struct bench_engine *e, size_t pool, int slow,
 			  double budget, size_t *done);
 
-/* The command line (speed.c) */
+/* The command line (speed_options.c) */
 
+/* --help's text, to @f. */
+void speed_usage(FILE *f);
+/* Defaults, then @argv's options; 0 or -1 (the reason printed).  --help
+ * prints the usage and exits. */
+int speed_configure(struct speed_settings *s, int argc, char **argv);
 /* The engine called @name: any of the default list, a block-record engine,
  * or the harness's no-op one; NULL if none. */
 const struct bench_engine *speed_engine_find(const char *name);

@@ -6,9 +6,10 @@
  * (size, offset) attempts of FIXED OFFSETS and the merging frees of BUDDY
  * FREE WITH LONG FREE LISTS.
  *
- * Every stream is drawn from a seed the settings give, so that two
- * engines, or two runs, face the same requests; what a stream costs is its
- * engine's, plus one draw of bench_rng_next() a request.
+ * Each stream is fixed by the settings (sizes and offsets are seeded draws,
+ * workload.h), so that two engines, or two runs, face the same requests.
+ * The fill and the fixed-offset attempts are timed by their callers; the
+ * adds and the merging frees are their own loops and time themselves.
  */
 #include <stdio.h>
 #include <stdlib.h>
