@@ -17,7 +17,8 @@ BENCH_CORE_OBJS := $(BENCH_CORE:%=$(B)/bench/%.o)
 BENCH_COMPARE_OBJS := $(B)/bench/compare.o $(B)/bench/report_table.o \
 	$(B)/bench/report_verdict.o $(B)/bench/report_files.o $(BENCH_CORE_OBJS)
 BENCH_SPEED_OBJS := $(B)/bench/speed.o $(B)/bench/speed_report.o \
-	$(B)/bench/speed_options.o $(B)/bench/speed_workloads.o $(BENCH_CORE_OBJS)
+	$(B)/bench/speed_options.o $(B)/bench/speed_timing.o $(B)/bench/speed_workloads.o \
+	$(BENCH_CORE_OBJS)
 
 BENCH_COMPARE := $(B)/bench/genalloc-compare
 BENCH_SPEED := $(B)/bench/genalloc-speed

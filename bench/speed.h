@@ -106,8 +106,22 @@ struct speed_block {
 	size_t size;
 };
 
-/* The timing (speed.c) */
+/* One of FIXED OFFSETS' two pools at its steady state. */
+struct speed_fixed_pool {
+	struct bench_pool *p;
+	struct speed_block *set;
+	size_t nr;
+	size_t warm;
+};
 
+/* The timing (speed_timing.c) */
+
+/* Every engine (and the harness) on every pool of each of the @nsets
+ * settings @sets, which differ at most in their pools, engines and chunks,
+ * timed in rounds; 0, or -1 if out of memory. */
+int speed_run_pools(const struct speed_settings *const *sets, size_t nsets);
+/* The median of @runs figures (sorting @ns), and their spread. */
+void speed_summarize(double *ns, size_t runs, double *median, double *min, double *max);
 /* Whether @f was timed in every round of @s. */
 bool speed_all_rounds(const struct speed_figure *f, const struct speed_settings *s);
 /* How many times @x's time is @y's: the median of their rounds' ratios; 0 if
@@ -119,6 +133,14 @@ struct speed_figure *speed_result(const struct speed_settings *s, size_t pi, siz
 				  size_t ti, size_t ei);
 /* The name of engine @ei of @s, or the harness's at @ei == @s->ne. */
 const char *speed_engine_name(const struct speed_settings *s, size_t ei);
+/* FIXED OFFSETS: engine @name's pool filled and warmed up without a time
+ * limit, still on the index; 0, or -1 if @name is no modern engine. */
+int speed_fixed_steady(const struct speed_settings *s, const char *name,
+		       struct speed_fixed_pool *fp);
+/* Whether @a and @b hold the same blocks at the same offsets. */
+int speed_fixed_same(const struct speed_fixed_pool *a, const struct speed_fixed_pool *b);
+/* @fp's blocks, pool and table given back. */
+void speed_fixed_release(struct speed_fixed_pool *fp);
 
 /* The request streams (speed_workloads.c) */
 

@@ -223,7 +223,8 @@ static int parse(int argc, char **argv, struct speed_settings *s)
 			break;
 		}
 		case 'r':
-			if (bench_parse_size(optarg, &s->runs) || !s->runs || s->runs > SPEED_MAX_RUNS)
+			if (bench_parse_size(optarg, &s->runs) || !s->runs ||
+			    s->runs > SPEED_MAX_RUNS)
 				return bad_value(longopts, c, optarg);
 			runs_set = 1;
 			break;

@@ -126,8 +126,10 @@ int speed_write_csv(const struct speed_settings *s)
 		for (oi = 0; oi < s->nr_occ; oi++)
 			for (ti = 0; ti < s->nr_threads; ti++)
 				for (ei = 0; ei <= s->ne; ei++) {
-					const struct speed_figure *x = speed_result(s, pi, oi, ti, ei);
-					const struct speed_figure *r = speed_result(s, pi, oi, ti, ref);
+					const struct speed_figure *x, *r;
+
+					x = speed_result(s, pi, oi, ti, ei);
+					r = speed_result(s, pi, oi, ti, ref);
 
 					fprintf(f, "%zu,%zu,%zu,%s,%.1f,%.1f,%.1f,%.4f,%zu,%zu,%.3f,%zu\n",
 						s->pools[pi], s->occ[oi], s->threads[ti],
@@ -155,11 +157,13 @@ void speed_print_scaling(const struct speed_settings *s)
 				printf(" %9s", hsize(a, sizeof(a), s->pools[pi]));
 			printf(" %9s\n", "last/1st");
 			for (ei = 0; ei <= s->ne; ei++) {
+				const struct speed_figure *last;
+
+				last = speed_result(s, s->nr_pools - 1, oi, ti, ei);
 				printf("  %-7s", speed_engine_name(s, ei));
 				for (pi = 0; pi < s->nr_pools; pi++)
 					printf(" %9.1f", speed_result(s, pi, oi, ti, ei)->median);
-				printf(" %9.2f\n", speed_figure_ratio(speed_result(s, s->nr_pools - 1, oi, ti, ei),
-								speed_result(s, 0, oi, ti, ei)));
+				printf(" %9.2f\n", speed_figure_ratio(last, speed_result(s, 0, oi, ti, ei)));
 			}
 		}
 	}
@@ -185,7 +189,8 @@ static void print_ratio(const struct speed_settings *s, size_t pi, size_t oi, si
 		printf(" %9s", "-");
 		return;
 	}
-	printf(" %9.2f", speed_figure_ratio(speed_result(s, pi, oi, ti, a), speed_result(s, pi, oi, ti, b)));
+	printf(" %9.2f", speed_figure_ratio(speed_result(s, pi, oi, ti, a),
+					    speed_result(s, pi, oi, ti, b)));
 }
 
 /*
@@ -272,8 +277,8 @@ static void print_many_header(const struct speed_settings *m, const struct speed
 	       "each, a page apart), %d%% full, 1 thread,\n"
 	       "  pairs of free(random live) + alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs "
 	       "or %g ms; median ns per pair\n", hsize(a, sizeof(a), SPEED_MANY_POOL), l.nr, l.size,
-	       SPEED_MANY_OCC, speed_request_lo(m, SPEED_MANY_POOL), speed_request_hi(m, SPEED_MANY_POOL), m->runs,
-	       m->pairs, m->budget * 1000);
+	       SPEED_MANY_OCC, speed_request_lo(m, SPEED_MANY_POOL),
+	       speed_request_hi(m, SPEED_MANY_POOL), m->runs, m->pairs, m->budget * 1000);
 	printf("  Fill: random blocks allocated one after another.  Every algorithm takes the first "
 	       "chunk on the\n"
 	       "  pool's list that can hold a request, so the fill packs the chunks in list order: "
@@ -296,7 +301,8 @@ static void print_many_header(const struct speed_settings *m, const struct speed
 static void print_many_row(const struct speed_settings *one, const struct speed_settings *many,
 			   size_t ei, const char *what)
 {
-	const struct speed_figure *a = speed_result(one, 0, 0, 0, ei), *b = speed_result(many, 0, 0, 0, ei);
+	const struct speed_figure *a = speed_result(one, 0, 0, 0, ei);
+	const struct speed_figure *b = speed_result(many, 0, 0, 0, ei);
 	char failed[48];
 
 	snprintf(failed, sizeof(failed), "%zu/%zu", a->failed, b->failed);
@@ -315,15 +321,18 @@ void speed_print_many(const struct speed_settings *one, const struct speed_setti
 	printf("  %-7s %-8s %12s %12s %8s %10s\n", "engine", "search", "1 chunk", cn, c1,
 	       "failed");
 	for (k = 0; k < many->ne; k += 2) {
-		const struct speed_figure *i1 = speed_result(one, 0, 0, 0, k), *l1 = speed_result(one, 0, 0, 0, k + 1);
-		const struct speed_figure *in = speed_result(many, 0, 0, 0, k), *ln = speed_result(many, 0, 0, 0, k + 1);
+		const struct speed_figure *i1 = speed_result(one, 0, 0, 0, k);
+		const struct speed_figure *l1 = speed_result(one, 0, 0, 0, k + 1);
+		const struct speed_figure *in = speed_result(many, 0, 0, 0, k);
+		const struct speed_figure *ln = speed_result(many, 0, 0, 0, k + 1);
 
 		print_many_row(one, many, k, "index");
 		print_many_row(one, many, k + 1, "linear");
 		printf("  %-7s %-8s %12.1f %12.1f\n", "", "x faster",
 		       speed_figure_ratio(l1, i1), speed_figure_ratio(ln, in));
 	}
-	printf("  %-7s %-8s %12.1f %12.1f\n", "harness", "no-op", speed_result(one, 0, 0, 0, one->ne)->median,
+	printf("  %-7s %-8s %12.1f %12.1f\n", "harness", "no-op",
+	       speed_result(one, 0, 0, 0, one->ne)->median,
 	       speed_result(many, 0, 0, 0, many->ne)->median);
 	printf("  x faster: the linear search's time over the index's.  harness: the loop alone "
 	       "(random victim,\n  size draw, calls into a no-op engine): every figure above "
@@ -333,7 +342,8 @@ void speed_print_many(const struct speed_settings *one, const struct speed_setti
 	print_rerun(many, cn, SPEED_MANY_POOL, SPEED_MANY_OCC, 1, "");
 }
 
-static void print_fixed_row(const char *engine, const char *search, const struct speed_fixed_figure *f)
+static void print_fixed_row(const char *engine, const char *search,
+			    const struct speed_fixed_figure *f)
 {
 	printf("  %-7s %-8s %12.1f %11.1f..%-11.1f %9zu\n", engine, search, f->median, f->min,
 	       f->max, f->attempts);
@@ -352,8 +362,9 @@ void speed_print_fixed(const struct speed_settings *s)
 	       "both pools and with\n"
 	       "  no time limit, so that kff8's pool is ff8's; %zu runs x %zu attempts or %g ms; "
 	       "median ns per attempt\n",
-	       SPEED_FIXED_LO, SPEED_FIXED_HI, hsize(a, sizeof(a), SPEED_FIXED_POOL), SPEED_FIXED_OCC, SPEED_FIXED_LO, SPEED_FIXED_HI,
-	       r->live, r->warm, s->runs, s->fixed, s->budget * 1000);
+	       SPEED_FIXED_LO, SPEED_FIXED_HI, hsize(a, sizeof(a), SPEED_FIXED_POOL),
+	       SPEED_FIXED_OCC, SPEED_FIXED_LO, SPEED_FIXED_HI, r->live, r->warm, s->runs, s->fixed,
+	       s->budget * 1000);
 	printf("  %-7s %-8s %12s %23s %9s\n", "engine", "search", "ns/attempt",
 	       "spread (min..max)", "attempts");
 	print_fixed_row("ff8", "index", &r->index);
