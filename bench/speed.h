@@ -3,6 +3,10 @@
  * bench/speed.h - what the parts of genalloc-speed share: the settings a
  * run is made of, the figures it fills in, and the limits of both.
  *
+ * Calls go one way, down this list: speed.c (main, the sections in order,
+ * --check), speed_report.c (tables and CSV, reading the figures),
+ * speed_timing.c (pairs in rounds, medians), speed_workloads.c (the
+ * requests), speed_options.c (the command line and the engines it names).
  * Nothing here is seen outside genalloc-speed.
  */
 #ifndef GENALLOC_BENCH_SPEED_H
