@@ -16,7 +16,9 @@ BENCH_CORE := chunks engines engine_2005 engine_legacy engine_compat engine_mode
 BENCH_CORE_OBJS := $(BENCH_CORE:%=$(B)/bench/%.o)
 BENCH_COMPARE_OBJS := $(B)/bench/compare.o $(B)/bench/report_table.o \
 	$(B)/bench/report_verdict.o $(B)/bench/report_files.o $(BENCH_CORE_OBJS)
-BENCH_SPEED_OBJS := $(B)/bench/speed.o $(BENCH_CORE_OBJS)
+BENCH_SPEED_OBJS := $(B)/bench/speed.o $(B)/bench/speed_report.o \
+	$(B)/bench/speed_options.o $(B)/bench/speed_timing.o $(B)/bench/speed_workloads.o \
+	$(BENCH_CORE_OBJS)
 
 BENCH_COMPARE := $(B)/bench/genalloc-compare
 BENCH_SPEED := $(B)/bench/genalloc-speed
@@ -43,7 +45,7 @@ $(BENCH_TRACER): bench/tracer.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -shared -fPIC -o $@ $< -ldl $(ALL_LDFLAGS)
 
--include $(BENCH_COMPARE_OBJS:.o=.d) $(B)/bench/speed.d $(B)/bench/order_cost.d \
+-include $(BENCH_COMPARE_OBJS:.o=.d) $(BENCH_SPEED_OBJS:.o=.d) $(B)/bench/order_cost.d \
 	$(B)/bench/libgenalloc-trace.d
 
 # "make compare" and "make bench" always measure the release build.

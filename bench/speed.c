@@ -5,18 +5,14 @@
  *
  * Each engine gets a fixed pool, is filled to 50% and then to 90% of it
  * with random blocks, and at each level, after untimed pairs that bring
- * the pool to its steady state (warm_up()), runs alloc+free pairs (free a
+ * the pool to its steady state (speed_timing.c), runs alloc+free pairs (free a
  * random live block, allocate a new random one) with 1 and then 2 threads
  * on the same pool.  Request sizes scale with the pool (log-uniform in
  * [pool/2^17, pool/2^11]), so every pool holds about the same number of
  * blocks: what grows with the pool is the memory an engine must search.
  * A figure is the median of several runs of wall time per pair, with the
- * spread (min..max) and the ratio against first-fit at an 8-byte granule.
- * All the pools of all the engines are built first and timed in rounds,
- * one run of each a round (time_points()), and a ratio between two figures
- * is the median of their rounds' ratios: this machine's spells of other
- * load outlast a run, and then slow one round of everything instead of
- * all the runs of one engine or pool.
+ * spread (min..max) and the ratio against first-fit at an 8-byte granule,
+ * all the engines and pools timed side by side in rounds.
  *
  * Besides the library's engines it times the modern engine on the kernel's
  * lock-free path (kff8, kbf8, kffo8: the linear bitmap search the index
@@ -49,1045 +45,84 @@
  * with every other one freed, so that each further free merges with a
  * buddy on a list of pool/64 entries, timed with the 2005 linear search of
  * the list and with the control-map look-up.
+ *
+ * This file runs the sections in that order and checks the program for
+ * make check (--check); speed_options.c reads the command line,
+ * speed_timing.c times the pairs, speed_workloads.c makes each section's
+ * requests and speed_report.c prints the tables (speed.h).
  */
-#include <getopt.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
-#include "options.h"
 #include "replay.h"
-#include "workload.h"
-#include "modern/genalloc.h"
+#include "speed.h"
 
-#define MAX_LIST 16
-#define MAX_CHUNK ((size_t)4 << 20)
-#define MAX_THREADS 8
-#define MAX_CHUNKS ((size_t)1 << 20)
-/* The MANY CHUNKS section: one pool, one occupancy, one thread. */
-#define MANY_POOL ((size_t)64 << 20)
-#define MANY_OCC 50
-/* The FIXED OFFSETS section: the 64 MiB pool of log-uniform 16 B-64 KiB blocks, 8-byte granules. */
-#define FIXED_POOL ((size_t)64 << 20)
-#define FIXED_OCC 50
-#define FIXED_LO 16
-#define FIXED_HI 65536
-#define MAX_FIXED ((size_t)1 << 24)
-
-/* --runs at most */
-#define MAX_RUNS 64
-/*
- * Before each timed run, this many untimed pairs, or as many as the run's
- * time budget allows, bring back into the caches what the other engines
- * of the round evicted: the engine's bookkeeping and its share of the
- * loop's table of live blocks (8 MiB at 64M of 64-byte blocks).  With 2000
- * the 64-byte first fit on 64M timed 94-98 ns a pair in rounds against
- * 70-76 with 20000, as alone.  A count that does not follow --pairs keeps
- * bench/instr.sh's difference of two runs exact.
- */
-#define REWARM_PAIRS 20000
-
-struct figure {
-	double median, min, max;
-	double run_ns[MAX_RUNS];	/* run by run, in the order of the rounds */
-	size_t runs;		/* runs taken; 0: not timed */
-	size_t failed;
-	size_t pairs;		/* timed, over all runs */
-	double fill;		/* seconds it took to fill to this level */
-	size_t chunks_used;	/* chunks holding a live block after the fill */
-	size_t chunk_lo;	/* the lowest of them (chunk 0 has the lowest address) */
-	size_t warm;		/* untimed pairs run after the fill, before the runs */
-};
-
-/* One search of the FIXED OFFSETS section: ns per attempt over its runs. */
-struct fixed_figure {
-	double median, min, max;
-	size_t attempts;	/* timed, over all runs */
-};
-
-/* What FIXED OFFSETS measured, kept for --check. */
-struct fixed_result {
-	struct fixed_figure index, linear;
-	size_t both;		/* attempts both searches made (the runs' common prefixes) */
-	size_t succeeded;	/* of those; the same attempts for both, or it aborts */
-	size_t live;		/* live blocks of the steady state */
-	size_t warm;		/* untimed pairs that brought each pool there */
-};
-
-struct settings {
-	size_t pools[MAX_LIST], nr_pools;
-	size_t occ[MAX_LIST], nr_occ;
-	size_t threads[MAX_LIST], nr_threads;
-	size_t linear[MAX_LIST], nr_linear;
-	const struct bench_engine *e[BENCH_MAX_ENGINES];
-	size_t ne;		/* engines; the harness comes after them, at [ne] */
-	int engines_set;	/* -e given: reruns repeat it */
-	size_t chunks;		/* modern pools as this many equal chunks */
-	size_t many_chunks;	/* MANY CHUNKS: 1 against this many; 0 skips it */
-	size_t add_chunks;	/* ADD CHUNKS: chunks to add; 0 skips it */
-	size_t fixed;		/* FIXED OFFSETS: attempts per run; 0 skips it */
-	struct fixed_result fixed_res;
-	size_t runs;
-	size_t pairs;		/* per run, unless the budget ends it first */
-	double budget;		/* seconds per run at most */
-	double linear_budget;	/* seconds per linear-search point */
-	size_t warm;		/* untimed pairs per live block before the runs */
-	double warm_budget;	/* seconds those pairs may take at most */
-	uint64_t seed;
-	size_t size_lo, size_hi;	/* fixed request sizes; 0: scale with the pool */
-	int full;
-	int quiet;		/* --check: no notes on stderr */
-	const char *argv0;
-	const char *csv;	/* where to write every figure, or NULL */
-	struct figure *results;	/* [pool][occupancy][threads][engine + harness] */
-};
-
-struct block {
-	unsigned long addr;
-	size_t size;
-};
-
-/* One thread's share of the live blocks. */
-struct worker {
-	struct bench_pool *pool;
-	struct block *b;
-	size_t nr;
-	size_t pairs;
-	size_t lo, hi;		/* request sizes */
-	uint64_t rng;
-	size_t failed;
-	size_t done;
-	double budget;		/* seconds; the run stops early past it */
-	double t0, t1;
-	pthread_barrier_t *start;
-};
-
-/* Victims drawn ahead of their pair, so that the table's miss is hidden
- * even behind an engine as fast as the no-op one. */
-#define AHEAD 8
-
-static void *worker_run(void *arg)
+/* ADD CHUNKS, timed and printed. */
+static int run_add_chunks(const struct speed_settings *s)
 {
-	struct worker *w = arg;
-	const struct bench_engine *e = w->pool->engine;
-	size_t i, k, ahead[AHEAD];
+	double secs;
 
-	for (k = 0; k < AHEAD; k++) {
-		ahead[k] = bench_rng_below(&w->rng, w->nr);
-		__builtin_prefetch(&w->b[ahead[k]], 1);
-	}
-	pthread_barrier_wait(w->start);
-	w->t0 = bench_now();
-	for (i = 0; i < w->pairs; i++) {
-		/* The victim table is the loop's, not the engine's: its entry for
-		 * a pair is fetched AHEAD pairs before, as a caller has its own
-		 * record of a block at hand when it frees it.  Otherwise every
-		 * engine pays the table's miss on top of its own. */
-		struct block *b = &w->b[ahead[i % AHEAD]];
-
-		ahead[i % AHEAD] = bench_rng_below(&w->rng, w->nr);
-		__builtin_prefetch(&w->b[ahead[i % AHEAD]], 1);
-
-		/* The kernel-style searches are slow on big pools: cap the time. */
-		if (!(i & 15) && i && bench_now() - w->t0 > w->budget)
-			break;
-
-		if (b->addr)
-			e->free(w->pool, b->addr, b->size);
-		b->size = bench_draw_log_uniform(&w->rng, w->lo, w->hi);
-		b->addr = e->alloc(w->pool, b->size);
-		w->failed += !b->addr;
-	}
-	w->t1 = bench_now();
-	w->done = i;
-	return NULL;
-}
-
-/* Allocate until @target bytes are granted; the blocks go to @set. */
-/* Give back @p's @nr live blocks of @set (a failed pair left address 0),
- * then the set and the pool. */
-static void drop_pool(struct bench_pool *p, struct block *set, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (set[i].addr)
-			p->engine->free(p, set[i].addr, set[i].size);
-	free(set);
-	p->engine->destroy(p);
-}
-
-static void fill(struct bench_pool *p, struct block **set, size_t *nr, size_t *cap,
-		 size_t *granted, size_t target, size_t lo, size_t hi, uint64_t *rng)
-{
-	const struct bench_engine *e = p->engine;
-
-	while (*granted < target) {
-		struct block b;
-
-		b.size = bench_draw_log_uniform(rng, lo, hi);
-		b.addr = e->alloc(p, b.size);
-		if (!b.addr)
-			break;
-		if (*nr == *cap) {
-			*cap = *cap ? 2 * *cap : 4096;
-			*set = realloc(*set, *cap * sizeof(**set));
-			if (!*set)
-				abort();
-		}
-		(*set)[(*nr)++] = b;
-		*granted += e->granted(p, b.size);
-	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of @runs figures (sorting @ns), and their spread. */
-static void summarize(double *ns, size_t runs, double *median, double *min, double *max)
-{
-	qsort(ns, runs, sizeof(ns[0]), cmp_double);
-	*median = runs % 2 ? ns[runs / 2] : (ns[runs / 2 - 1] + ns[runs / 2]) / 2;
-	*min = ns[0];
-	*max = ns[runs - 1];
-}
-
-/*
- * Run @r of a point: @pairs pairs with @nt threads, their seeds drawn from
- * @seed and @r.  Returns wall ns per pair; the pairs done and the failed
- * allocations are added to @f.
- */
-static double time_run(struct bench_pool *p, struct block *set, size_t nr, size_t nt,
-		       size_t pairs, double budget, size_t lo, size_t hi, uint64_t seed,
-		       size_t r, struct figure *f)
-{
-	struct worker w[MAX_THREADS];
-	pthread_t tid[MAX_THREADS];
-	pthread_barrier_t start;
-	double t0 = 1e300, t1 = 0;
-	size_t done = 0, t;
-
-	pthread_barrier_init(&start, NULL, (unsigned)nt + 1);
-	for (t = 0; t < nt; t++) {
-		/* Thread t owns the t-th slice of the live blocks. */
-		w[t] = (struct worker){ p, set + nr * t / nt,
-					nr * (t + 1) / nt - nr * t / nt,
-					pairs / nt, lo, hi,
-					seed * 131 + r * 17 + t + 1, 0, 0, budget,
-					0, 0, &start };
-		pthread_create(&tid[t], NULL, worker_run, &w[t]);
-	}
-	pthread_barrier_wait(&start);
-	/* Wall time from the first thread's start to the last one's end. */
-	for (t = 0; t < nt; t++) {
-		pthread_join(tid[t], NULL);
-		f->failed += w[t].failed;
-		done += w[t].done;
-		t0 = w[t].t0 < t0 ? w[t].t0 : t0;
-		t1 = w[t].t1 > t1 ? w[t].t1 : t1;
-	}
-	pthread_barrier_destroy(&start);
-	f->pairs += done;
-	return (t1 - t0) * 1e9 / (double)(done ? done : 1);
-}
-
-/* Whether @f was timed in every round of @s. */
-static bool all_rounds(const struct figure *f, const struct settings *s)
-{
-	return f->runs == s->runs;
-}
-
-/* @f's median and spread over the runs it was given. */
-static void figure_summarize(struct figure *f)
-{
-	double ns[MAX_RUNS];
-
-	memcpy(ns, f->run_ns, f->runs * sizeof(ns[0]));
-	summarize(ns, f->runs, &f->median, &f->min, &f->max);
-}
-
-/*
- * How many times @x's time is @y's: the median, over the rounds, of the
- * ratio of their runs in the same round (time_points()).  0 if either was
- * not timed.
- */
-static double figure_ratio(const struct figure *x, const struct figure *y)
-{
-	double q[MAX_RUNS], median, min, max;
-	size_t r;
-
-	if (!x->runs || x->runs != y->runs)
-		return 0.0;
-	for (r = 0; r < x->runs; r++)
-		q[r] = y->run_ns[r] > 0 ? x->run_ns[r] / y->run_ns[r] : 0.0;
-	summarize(q, x->runs, &median, &min, &max);
-	return median;
-}
-
-static const char *hsize(char *buf, size_t n, size_t v)
-{
-	if (v >= (1u << 30) && !(v % (1u << 30)))
-		snprintf(buf, n, "%zuG", v >> 30);
-	else if (v >= (1u << 20) && !(v % (1u << 20)))
-		snprintf(buf, n, "%zuM", v >> 20);
-	else if (v >= 1024 && !(v % 1024))
-		snprintf(buf, n, "%zuK", v >> 10);
-	else
-		snprintf(buf, n, "%zu", v);
-	return buf;
-}
-
-static struct figure *result(const struct settings *s, size_t pi, size_t oi, size_t ti,
-			     size_t ei)
-{
-	return &s->results[((pi * s->nr_occ + oi) * s->nr_threads + ti) * (s->ne + 1) + ei];
-}
-
-/* Request sizes: fixed by --sizes, else log-uniform in [pool/2^17, pool/2^11]. */
-static size_t request_lo(const struct settings *s, size_t pool)
-{
-	if (s->size_lo)
-		return s->size_lo;
-	return pool >> 17 > 8 ? pool >> 17 : 8;
-}
-
-static size_t request_hi(const struct settings *s, size_t pool)
-{
-	size_t lo = request_lo(s, pool);
-
-	if (s->size_hi)
-		return s->size_hi;
-	/* Pools under 16K would draw from an empty range. */
-	return pool >> 11 > lo ? pool >> 11 : lo;
-}
-
-/*
- * How many of a chunked pool's chunks hold at least one of the live blocks,
- * and the lowest of them in @lo.
- */
-static size_t chunks_used(const struct bench_pool *p, const struct block *set, size_t nr,
-			  size_t *lo)
-{
-	const struct bench_chunk_layout *l = &p->layout;
-	unsigned char *seen;
-	size_t i, used = 0;
-
-	*lo = 0;
-	if (l->nr < 2)
+	if (speed_add_chunks(s, &secs))
 		return 1;
-	*lo = l->nr;
-	seen = calloc(l->nr, 1);
-	if (!seen)
-		abort();
-	for (i = 0; i < nr; i++) {
-		size_t c = (set[i].addr - p->chunks.base) / l->stride;
-
-		if (set[i].addr && c < l->nr && !seen[c]) {
-			seen[c] = 1;
-			used++;
-			*lo = c < *lo ? c : *lo;
-		}
-	}
-	free(seen);
-	return used;
-}
-
-/*
- * A fill leaves the live blocks packed in allocation order; the pairs then
- * fragment the pool until their frees and allocations balance.  The figures
- * are meant for that steady state, so before the timed runs every engine
- * runs @s->warm untimed pairs per live block (a turnover of the whole live
- * set each), or as many as @budget seconds allow (@s->warm_budget in the
- * main timings): a 1G pool half full of log-uniform 16 B..64 KiB blocks
- * holds 43K of them, which 5 x 20000 timed pairs alone turn over 2.3
- * times, so without it that column timed the pool on its way there.  The
- * linear engines hit the budget first and stay nearer the fill, which
- * flatters them: their searches are shorter in a less fragmented pool.
- * Returns the pairs run.
- */
-static size_t warm_up(const struct settings *s, struct bench_pool *p, struct block *set,
-		      size_t nr, size_t lo, size_t hi, double budget)
-{
-	struct figure f = { 0 };
-
-	if (!s->warm || !nr)
-		return 0;
-	time_run(p, set, nr, 1, s->warm * nr, budget, lo, hi, s->seed + 0x9e37, 0, &f);
-	return f.pairs;
-}
-
-/* Engine @ei of @s, or the harness's no-op engine at @ei == @s->ne. */
-static const struct bench_engine *engine_at(const struct settings *s, size_t ei)
-{
-	return ei < s->ne ? s->e[ei] : &bench_engine_noop;
-}
-
-/* One engine's pool at one pool size, kept from one occupancy to the next. */
-struct lane {
-	const struct settings *s;	/* whose figures it gives */
-	size_t pi, ei;		/* its pool and engine in @s (the harness at @s->ne) */
-	struct bench_pool *p;	/* NULL: the engine could not make this pool; else
-				 * p->engine is the lane's */
-	struct block *set;	/* the live blocks */
-	size_t nr, cap, granted, held;
-	uint64_t rng;		/* the fill's size draws */
-	bool timed;		/* at the point being timed */
-};
-
-/* Lane @l's figure at occupancy @oi with thread count @ti. */
-static struct figure *lane_figure(const struct lane *l, size_t oi, size_t ti)
-{
-	return result(l->s, l->pi, oi, ti, l->ei);
-}
-
-/* Engine @ei of @s (the harness at @ei == @s->ne) on pool @pi. */
-static void lane_open(const struct settings *s, size_t pi, size_t ei, struct lane *l)
-{
-	size_t pool = s->pools[pi];
-	struct bench_pool_config cfg = {
-		.regime = BENCH_FIXED,
-		.chunk_size = pool < MAX_CHUNK ? bench_floor_pow2(pool) : MAX_CHUNK,
-		.capacity = pool,
-		.fake = 1,
-		.nr_chunks = s->chunks,
-	};
-	const struct bench_engine *e = engine_at(s, ei);
-
-	*l = (struct lane){ .s = s, .pi = pi, .ei = ei, .held = pool, .rng = s->seed };
-	l->p = e->create(e, &cfg);
-	if (!l->p) {
-		fprintf(stderr, "genalloc-speed: %s: cannot create a %zu-byte pool\n", e->name,
-			pool);
-		return;
-	}
-	if (s->chunks > 1) {
-		/* Equal chunks may hold a little less than asked: fill what is there. */
-		struct bench_stats st;
-
-		e->stats(l->p, &st);
-		l->held = st.obtained;
-	}
-}
-
-/* Lane @l filled to occupancy @oi and brought to its steady state; what
- * that took goes to the point's figures for every thread count. */
-static void lane_fill(struct lane *l, size_t oi)
-{
-	const struct settings *s = l->s;
-	size_t pool = s->pools[l->pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
-	const struct bench_engine *e = l->p->engine;
-	size_t used, lo_chunk, warmed, ti;
-	double t0 = bench_now(), spent;
-
-	if (e->measured)
-		e->measured(l->p, 0);
-	fill(l->p, &l->set, &l->nr, &l->cap, &l->granted, l->held / 100 * s->occ[oi], lo, hi,
-	     &l->rng);
-	spent = bench_now() - t0;
-	if (e->measured)
-		e->measured(l->p, 1);
-	used = chunks_used(l->p, l->set, l->nr, &lo_chunk);
-	warmed = warm_up(s, l->p, l->set, l->nr, lo, hi, s->warm_budget);
-	for (ti = 0; ti < s->nr_threads; ti++) {
-		struct figure *f = lane_figure(l, oi, ti);
-
-		f->fill = spent;
-		f->chunks_used = used;
-		f->chunk_lo = lo_chunk;
-		f->warm = warmed;
-	}
-}
-
-/* Whether lane @l can be timed with @nt threads: every thread frees and
- * allocates among its own share of the live blocks, so it needs one. */
-static bool lane_timed(const struct lane *l, size_t oi, size_t nt)
-{
-	const struct settings *s = l->s;
-	size_t pool = s->pools[l->pi];
-
-	if (!l->p)
-		return false;
-	if (l->nr >= nt)
-		return true;
-	if (!s->quiet)
-		fprintf(stderr, "genalloc-speed: %s: %zu live blocks of %zu..%zu bytes in a "
-			"%zu-byte pool at %zu%%, too few for %zu threads: not timed\n",
-			l->p->engine->name, l->nr, request_lo(s, pool), request_hi(s, pool), pool,
-			s->occ[oi], nt);
-	return false;
-}
-
-/* Lane @l's run @r at occupancy @oi with thread count @ti, after its
- * untimed pairs. */
-static void lane_run(struct lane *l, size_t oi, size_t ti, size_t r)
-{
-	const struct settings *s = l->s;
-	size_t pool = s->pools[l->pi], lo = request_lo(s, pool), hi = request_hi(s, pool);
-	size_t nt = s->threads[ti];
-	struct figure *f = lane_figure(l, oi, ti), rewarm = { 0 };
-
-	time_run(l->p, l->set, l->nr, nt, REWARM_PAIRS, s->budget, lo, hi,
-		 s->seed + ti + 0x5bd1, r, &rewarm);
-	f->run_ns[f->runs++] = time_run(l->p, l->set, l->nr, nt, s->pairs, s->budget, lo, hi,
-					s->seed + ti, r, f);
-}
-
-/*
- * Occupancy @oi with thread count @ti on all @nl lanes.  The runs are
- * taken in rounds, one run of each lane a round, so that a spell of other
- * load on this machine, which outlasts a run, slows every engine and pool
- * of the rounds it falls in rather than all the runs of one: each median,
- * and each ratio of two figures in the same rounds, then stays near the
- * quiet machine's.  The lanes' settings agree on runs, occupancies and
- * threads.
- */
-static void time_points(struct lane *lanes, size_t nl, size_t oi, size_t ti)
-{
-	const struct settings *s = lanes[0].s;
-	size_t runs = s->runs < MAX_RUNS ? s->runs : MAX_RUNS, r, i;
-
-	for (i = 0; i < nl; i++)
-		lanes[i].timed = lane_timed(&lanes[i], oi, s->threads[ti]);
-	for (r = 0; r < runs; r++)
-		for (i = 0; i < nl; i++)
-			if (lanes[i].timed)
-				lane_run(&lanes[i], oi, ti, r);
-	for (i = 0; i < nl; i++)
-		if (lanes[i].timed)
-			figure_summarize(lane_figure(&lanes[i], oi, ti));
-}
-
-/* Every engine (and the harness) on every pool of each of the @nsets
- * settings @sets, which differ at most in their pools, engines and chunks:
- * all the pools are made and filled first, and timed side by side
- * (time_points()). */
-static int run_pools(const struct settings *const *sets, size_t nsets)
-{
-	const struct settings *s = sets[0];
-	size_t nl = 0, k, i, oi, ti, pi, ei;
-	struct lane *lanes;
-
-	for (k = 0; k < nsets; k++)
-		nl += sets[k]->nr_pools * (sets[k]->ne + 1);
-	lanes = calloc(nl, sizeof(*lanes));
-	if (!lanes)
-		return -1;
-	for (k = 0, i = 0; k < nsets; k++)
-		for (pi = 0; pi < sets[k]->nr_pools; pi++)
-			for (ei = 0; ei <= sets[k]->ne; ei++)
-				lane_open(sets[k], pi, ei, &lanes[i++]);
-	for (oi = 0; oi < s->nr_occ; oi++) {
-		for (i = 0; i < nl; i++)
-			if (lanes[i].p)
-				lane_fill(&lanes[i], oi);
-		for (ti = 0; ti < s->nr_threads; ti++)
-			time_points(lanes, nl, oi, ti);
-	}
-	for (i = 0; i < nl; i++)
-		if (lanes[i].p)
-			drop_pool(lanes[i].p, lanes[i].set, lanes[i].nr);
-	free(lanes);
+	speed_print_add_chunks(s, secs);
 	return 0;
 }
 
-static size_t reference(const struct settings *s)
-{
-	size_t ei;
-
-	for (ei = 0; ei < s->ne; ei++)
-		if (!strcmp(s->e[ei]->name, "ff8"))
-			return ei;
-	return 0;
-}
-
-static const char *sizes_arg(char *buf, size_t n, const struct settings *s)
-{
-	snprintf(buf, n, "%zu..%zu", s->size_lo, s->size_hi);
-	return buf;
-}
-
-/*
- * The command that measures one point again on its own: the same pool,
- * occupancy, threads, chunks, engines and loop, without the other sections.
- */
-static void print_rerun(const struct settings *s, const char *label, size_t pool, size_t occ,
-			size_t threads, const char *note)
-{
-	char a[32], b[48];
-	size_t ei;
-
-	printf("  %s: %s --pools %s --occupancy %zu --threads %zu --runs %zu --pairs %zu "
-	       "--budget %g --warmup %zu --seed %llu", label, s->argv0, hsize(a, sizeof(a), pool),
-	       occ, threads, s->runs, s->pairs, s->budget * 1000, s->warm,
-	       (unsigned long long)s->seed);
-	if (s->size_lo)
-		printf(" --sizes %s", sizes_arg(b, sizeof(b), s));
-	if (s->chunks > 1)
-		printf(" --chunks %zu", s->chunks);
-	if (s->engines_set)
-		for (ei = 0; ei < s->ne; ei++)
-			printf("%s%s", ei ? "," : " -e ", s->e[ei]->name);
-	printf(" --many-chunks none --linear none --fixed-offsets none%s\n", note);
-}
-
-/* The harness's line under a table: how much of each figure is the loop. */
-static void print_harness(const struct figure *h)
-{
-	printf("  %-7s %12.1f   the loop alone (random victim, size draw, calls into a no-op "
-	       "engine): every figure above includes it\n", "harness", h->median);
-}
-
-static void print_point(const struct settings *s, size_t pi, size_t oi, size_t ti)
-{
-	size_t ei, ref = reference(s);
-	char a[32];
-	size_t pool = s->pools[pi];
-
-	printf("\nworkload: pool %s%s, %zu%% full, %zu thread%s, pairs of free(random live) + "
-	       "alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs or %g ms\n"
-	       "  after the fill, untimed: %zu pairs per live block or %g ms (column warm); "
-	       "before each run, %d or %g ms;\n"
-	       "  runs in rounds with every other engine and pool, vs ff8 the median of the "
-	       "rounds' ratios\n",
-	       hsize(a, sizeof(a), pool), s->chunks > 1 ? " in equal chunks" : "",
-	       s->occ[oi], s->threads[ti],
-	       s->threads[ti] > 1 ? "s" : "", request_lo(s, pool), request_hi(s, pool),
-	       s->runs, s->pairs, s->budget * 1000, s->warm, s->warm_budget * 1000,
-	       REWARM_PAIRS, s->budget * 1000);
-	if (s->chunks > 1)
-		printf("  modern pools as %zu chunks (one gen_pool_add each); after the fill the live "
-		       "blocks lie in %zu of them (%s's pool)\n", s->chunks,
-		       result(s, pi, oi, ti, ref)->chunks_used, s->e[ref]->name);
-	printf("  %-7s %12s %23s %8s %9s %7s %7s %9s\n", "engine", "ns/pair",
-	       "spread (min..max)", "vs ff8", "pairs", "failed", "fill s", "warm");
-	for (ei = 0; ei < s->ne; ei++) {
-		const struct figure *f = result(s, pi, oi, ti, ei);
-		const struct figure *r = result(s, pi, oi, ti, ref);
-
-		printf("  %-7s %12.1f %11.1f..%-11.1f %8.2f %9zu %7zu %7.2f %9zu\n",
-		       s->e[ei]->name, f->median, f->min, f->max,
-		       figure_ratio(f, r), f->pairs, f->failed, f->fill,
-		       f->warm);
-	}
-	print_harness(result(s, pi, oi, ti, s->ne));
-	print_rerun(s, "rerun", pool, s->occ[oi], s->threads[ti],
-		    s->occ[oi] != s->occ[0] ? " (filled through the lower levels first)" : "");
-}
-
-static const char *engine_name(const struct settings *s, size_t ei)
-{
-	return engine_at(s, ei)->name;
-}
-
-/* One row per point (the harness's too), for plotting the scaling elsewhere. */
-static int write_csv(const struct settings *s)
-{
-	FILE *f = fopen(s->csv, "w");
-	size_t pi, oi, ti, ei, ref = reference(s);
-
-	if (!f)
-		return -1;
-	fprintf(f, "pool,occupancy,threads,engine,ns_per_pair_median,ns_min,ns_max,"
-		   "ratio_ff8,pairs,failed,fill_seconds,warm_pairs\n");
-	for (pi = 0; pi < s->nr_pools; pi++)
-		for (oi = 0; oi < s->nr_occ; oi++)
-			for (ti = 0; ti < s->nr_threads; ti++)
-				for (ei = 0; ei <= s->ne; ei++) {
-					const struct figure *x = result(s, pi, oi, ti, ei);
-					const struct figure *r = result(s, pi, oi, ti, ref);
-
-					fprintf(f, "%zu,%zu,%zu,%s,%.1f,%.1f,%.1f,%.4f,%zu,%zu,%.3f,%zu\n",
-						s->pools[pi], s->occ[oi], s->threads[ti],
-						engine_name(s, ei), x->median, x->min, x->max,
-						figure_ratio(x, r),
-						x->pairs, x->failed, x->fill, x->warm);
-				}
-	return fclose(f);
-}
-
-/* The table that answers "how does the cost grow with the pool size". */
-static void print_scaling(const struct settings *s)
-{
-	size_t pi, oi, ti, ei;
-	char a[32];
-
-	for (oi = 0; oi < s->nr_occ; oi++) {
-		for (ti = 0; ti < s->nr_threads; ti++) {
-			printf("\nSCALING: median ns per alloc+free pair, %zu%% full, %zu thread%s "
-			       "(harness: the loop alone;\n  last/1st: the median of the rounds' "
-			       "ratios)\n",
-			       s->occ[oi], s->threads[ti], s->threads[ti] > 1 ? "s" : "");
-			printf("  %-7s", "engine");
-			for (pi = 0; pi < s->nr_pools; pi++)
-				printf(" %9s", hsize(a, sizeof(a), s->pools[pi]));
-			printf(" %9s\n", "last/1st");
-			for (ei = 0; ei <= s->ne; ei++) {
-				printf("  %-7s", engine_name(s, ei));
-				for (pi = 0; pi < s->nr_pools; pi++)
-					printf(" %9.1f", result(s, pi, oi, ti, ei)->median);
-				printf(" %9.2f\n", figure_ratio(result(s, s->nr_pools - 1, oi, ti, ei),
-								result(s, 0, oi, ti, ei)));
-			}
-		}
-	}
-}
-
-static size_t engine_index(const struct settings *s, const char *name)
-{
-	size_t ei;
-
-	for (ei = 0; ei < s->ne; ei++)
-		if (!strcmp(s->e[ei]->name, name))
-			return ei;
-	return s->ne;
-}
-
-/* "how many times faster than": @slow's time over @fast's, or a dash. */
-static void print_ratio(const struct settings *s, size_t pi, size_t oi, size_t ti,
-			const char *slow, const char *fast)
-{
-	size_t a = engine_index(s, slow), b = engine_index(s, fast);
-
-	if (a == s->ne || b == s->ne) {
-		printf(" %9s", "-");
-		return;
-	}
-	printf(" %9.2f", figure_ratio(result(s, pi, oi, ti, a), result(s, pi, oi, ti, b)));
-}
-
-/*
- * The table the index is judged by: for each pool, how many times faster
- * each indexed algorithm is than the kernel's linear search of the same
- * bitmap (same addresses), and first fit's time over TLSF's.
- */
-static void print_index_summary(const struct settings *s)
-{
-	static const char *const pairs[][2] = {
-		{ "kff8", "ff8" }, { "kbf8", "bf8" }, { "kffo8", "ffo8" }, { "kffa8", "ffa8" },
-		{ "ff8", "tlsfi8" }, { "ff8", "tlsf8" },
-	};
-	size_t pi, oi, ti, k;
-	char a[32];
-
-	if (engine_index(s, "ff8") == s->ne)
-		return;
-	for (oi = 0; oi < s->nr_occ; oi++) {
-		for (ti = 0; ti < s->nr_threads; ti++) {
-			printf("\nINDEX vs LINEAR: times faster than the kernel's linear search "
-			       "(same addresses), %zu%% full, %zu thread%s;\n"
-			       "  last columns: ff8's time over TLSF's (2.0 = twice as slow), TLSF as\n"
-			       "  published (tlsfi8: headers in the pool) and out of band (tlsf8)\n",
-			       s->occ[oi], s->threads[ti], s->threads[ti] > 1 ? "s" : "");
-			printf("  %-6s %9s %9s %9s %9s %9s %9s %9s\n", "pool", "ff8 ns", "ff x",
-			       "bf x", "ffo x", "ffa x", "ff/tlsfi", "ff/tlsf");
-			for (pi = 0; pi < s->nr_pools; pi++) {
-				printf("  %-6s %9.1f", hsize(a, sizeof(a), s->pools[pi]),
-				       result(s, pi, oi, ti, engine_index(s, "ff8"))->median);
-				for (k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++)
-					print_ratio(s, pi, oi, ti, pairs[k][0], pairs[k][1]);
-				printf("\n");
-			}
-		}
-	}
-}
-
-/*
- * The buddy's free on long lists: every other 32-byte block is free, so
- * the order-0 list holds pool/64 entries and each free of a remaining
- * block finds its buddy on it.
- */
-static double linear_point(const struct bench_engine *e, size_t pool, int slow,
-			   double budget, size_t *done)
-{
-	struct bench_pool_config cfg = {
-		.regime = BENCH_FIXED,
-		.chunk_size = pool < MAX_CHUNK ? bench_floor_pow2(pool) : MAX_CHUNK,
-		.capacity = pool,
-	};
-	struct bench_pool *p = e->create(e, &cfg);
-	size_t n = pool / 32, i, k = 0;
-	unsigned long *a = malloc(n * sizeof(*a));
-	uint64_t rng = 7;
-	double t0, spent = 0;
-
-	if (!p || !a)
-		abort();
-	for (i = 0; i < n; i++)
-		a[i] = e->alloc(p, 32);
-	for (i = 0; i < n; i += 2)
-		e->free(p, a[i], 32);
-	e->set_slow(p, slow);
-	/* Free odd blocks in random order until the budget is spent. */
-	while (spent < budget && k < n / 2) {
-		size_t j = 2 * (bench_rng_next(&rng) % (n / 2)) + 1;
-
-		if (!a[j])
-			continue;
-		t0 = bench_now();
-		e->free(p, a[j], 32);
-		spent += bench_now() - t0;
-		a[j] = 0;
-		k++;
-	}
-	e->set_slow(p, 0);
-	for (i = 1; i < n; i += 2)
-		if (a[i])
-			e->free(p, a[i], 32);
-	free(a);
-	e->destroy(p);
-	*done = k;
-	return spent * 1e9 / (double)k;
-}
-
-/*
- * ADD CHUNKS: @s->add_chunks chunks of 64 bytes, a gap between each, added
- * to a pool of 8-byte granules from the highest address down (as mmap()
- * hands out growth chunks), so that every add lands first in address order.
- * The addresses are never touched: the pool keeps its books elsewhere.
- */
-static int run_add_chunks(const struct settings *s)
-{
-	struct gen_pool *pool = gen_pool_create(3, -1);
-	const unsigned long base = 1UL << 32;
-	double t0;
-	size_t i;
-
-	if (!pool)
-		return 1;
-	t0 = bench_now();
-	for (i = 0; i < s->add_chunks; i++)
-		if (gen_pool_add(pool, base + (s->add_chunks - i) * 128, 64, -1)) {
-			gen_pool_destroy(pool);
-			return 1;
-		}
-	t0 = bench_now() - t0;
-	gen_pool_destroy(pool);
-	printf("\nADD CHUNKS: gen_pool_add() of %zu 64-byte chunks at descending addresses, "
-	       "one pool\n  %.3f s, %.0f ns per add\n  rerun: %s --pools none --many-chunks none "
-	       "--linear none --fixed-offsets none --add-chunks %zu\n", s->add_chunks, t0,
-	       t0 * 1e9 / (double)s->add_chunks, s->argv0, s->add_chunks);
-	return 0;
-}
-
-static void run_linear(const struct settings *s)
+/* BUDDY FREE WITH LONG FREE LISTS, timed and printed pool by pool. */
+static void run_linear(const struct speed_settings *s)
 {
 	const struct bench_engine *e = bench_engine_find("buddy");
 	size_t i;
-	char a[32];
 
 	if (!e || !e->set_slow || !s->nr_linear)
 		return;
-	printf("\nBUDDY FREE WITH LONG FREE LISTS: pool full of 32-byte blocks, every other one "
-	       "free (list of pool/64), then frees that merge\n");
-	printf("  %-6s %10s %16s %16s %8s\n", "pool", "list len", "linear ns/free",
-	       "map ns/free", "ratio");
+	speed_print_linear_head();
 	for (i = 0; i < s->nr_linear; i++) {
 		size_t n1, n2;
-		double slow = linear_point(e, s->linear[i], 1, s->linear_budget, &n1);
-		double fast = linear_point(e, s->linear[i], 0, s->linear_budget, &n2);
+		double slow = speed_linear_point(e, s->linear[i], 1, s->linear_budget, &n1);
+		double fast = speed_linear_point(e, s->linear[i], 0, s->linear_budget, &n2);
 
-		printf("  %-6s %10zu %16.1f %16.1f %8.1f   (%zu and %zu frees)\n",
-		       hsize(a, sizeof(a), s->linear[i]), s->linear[i] / 64, slow, fast,
-		       fast > 0 ? slow / fast : 0.0, n1, n2);
+		speed_print_linear_row(s->linear[i], slow, fast, n1, n2);
 	}
-	printf("  rerun: %s --pools none --many-chunks none --fixed-offsets none --linear %s%s\n",
-	       s->argv0, hsize(a, sizeof(a), s->linear[s->nr_linear - 1]),
-	       s->full ? " --full" : "");
-}
-
-static int parse_list(const char *arg, size_t *out, size_t *nr, int sizes)
-{
-	char buf[512], *tok, *save = NULL;
-
-	*nr = 0;
-	if (!strcmp(arg, "none"))
-		return 0;
-	snprintf(buf, sizeof(buf), "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok && *nr < MAX_LIST;
-	     tok = strtok_r(NULL, ",", &save)) {
-		size_t v;
-
-		if (bench_parse_size(tok, &v) || !v || (sizes && !bench_is_pow2(v)))
-			return -1;
-		out[(*nr)++] = v;
-	}
-	return 0;
-}
-
-/* The library's engines, then the lock-free kernel path, first fit aligned
- * to a page, and TLSF. */
-static size_t speed_engine_list(const struct bench_engine **out, size_t max)
-{
-	size_t n = bench_engine_list(out, max), i;
-
-	for (i = 0; i < bench_nr_engines_modern_lockless && n < max; i++)
-		out[n++] = &bench_engines_modern_lockless[i];
-	for (i = 0; i < bench_nr_engines_modern_page && n < max; i++)
-		out[n++] = &bench_engines_modern_page[i];
-	for (i = 0; i < bench_nr_engines_tlsf && n < max; i++)
-		out[n++] = &bench_engines_tlsf[i];
-	return n;
-}
-
-static const struct bench_engine *speed_engine_find(const char *name)
-{
-	const struct bench_engine *l[BENCH_MAX_ENGINES];
-	size_t i, n = speed_engine_list(l, BENCH_MAX_ENGINES);
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(l[i]->name, name))
-			return l[i];
-	/* Block records: only when asked for by name. */
-	for (i = 0; i < bench_nr_engines_modern_records; i++)
-		if (!strcmp(bench_engines_modern_records[i].name, name))
-			return &bench_engines_modern_records[i];
-	/* The loop alone, as an engine: bench/instr.sh counts it this way. */
-	if (!strcmp(name, bench_engine_noop.name))
-		return &bench_engine_noop;
-	return NULL;
-}
-
-/*
- * MANY CHUNKS: the same 64M pool as one range and as @s->many_chunks equal
- * chunks, each indexed algorithm against its linear twin.  Each column is
- * a run of the main loop with --chunks set, so its rerun line reproduces it.
- */
-static const char *const many_engines[] = { "ff8", "kff8", "bf8", "kbf8", "ffo8", "kffo8",
-					     "ffa8", "kffa8" };
-#define NR_MANY (sizeof(many_engines) / sizeof(many_engines[0]))
-
-/* @m: @s narrowed to the section's point, its engines and @chunks. */
-static void many_settings(const struct settings *s, struct settings *m, size_t chunks)
-{
-	size_t i;
-
-	*m = *s;
-	m->pools[0] = MANY_POOL;
-	m->nr_pools = 1;
-	m->occ[0] = MANY_OCC;
-	m->nr_occ = 1;
-	m->threads[0] = 1;
-	m->nr_threads = 1;
-	for (i = 0; i < NR_MANY; i++)
-		m->e[i] = speed_engine_find(many_engines[i]);
-	m->ne = NR_MANY;
-	m->engines_set = 1;
-	m->chunks = chunks;
-	m->pairs = s->pairs;
-	m->csv = NULL;
-}
-
-static void print_many_header(const struct settings *m, const struct figure *f)
-{
-	struct bench_chunk_layout l;
-	char a[32];
-
-	if (bench_chunk_layout(&l, MANY_POOL, m->chunks, 8))
-		return;
-	printf("\nMANY CHUNKS: pool %s as 1 range and as %zu chunks of %zu B (one gen_pool_add "
-	       "each, a page apart), %d%% full, 1 thread,\n"
-	       "  pairs of free(random live) + alloc(log-uniform %zu..%zu B), %zu runs x %zu pairs "
-	       "or %g ms; median ns per pair\n", hsize(a, sizeof(a), MANY_POOL), l.nr, l.size,
-	       MANY_OCC, request_lo(m, MANY_POOL), request_hi(m, MANY_POOL), m->runs,
-	       m->pairs, m->budget * 1000);
-	printf("  Fill: random blocks allocated one after another.  Every algorithm takes the first "
-	       "chunk on the\n"
-	       "  pool's list that can hold a request, so the fill packs the chunks in list order: "
-	       "the first half\n"
-	       "  end up full, the rest empty, and a request's answer lies at that frontier or in a "
-	       "hole a free\n"
-	       "  opened since.  A linear search walks the full chunks to get there; an index should "
-	       "not.  (A fill\n"
-	       "  spread over all chunks would put most answers in the first chunks searched: "
-	       "nothing to measure.)\n"
-	       "  After the fill, ff8's live blocks lie in %zu of the %zu chunks, numbers %zu..%zu "
-	       "by address", f->chunks_used, l.nr, f->chunk_lo, l.nr - 1);
-	/* The list starts with the chunk added last: the highest address. */
-	if (f->chunks_used == l.nr - f->chunk_lo)
-		printf(":\n  the first %zu the search visits (the list starts with the chunk added "
-		       "last)", f->chunks_used);
-	printf(".\n");
-}
-
-static void print_many_row(const struct settings *one, const struct settings *many,
-			   size_t ei, const char *what)
-{
-	const struct figure *a = result(one, 0, 0, 0, ei), *b = result(many, 0, 0, 0, ei);
-	char failed[48];
-
-	snprintf(failed, sizeof(failed), "%zu/%zu", a->failed, b->failed);
-	printf("  %-7s %-8s %12.1f %12.1f %8.2f %10s\n", engine_name(one, ei), what,
-	       a->median, b->median, figure_ratio(b, a), failed);
-}
-
-static void print_many(const struct settings *one, const struct settings *many)
-{
-	size_t k, n = many->chunks;
-	char c1[32], cn[32];
-
-	print_many_header(many, result(many, 0, 0, 0, 0));
-	snprintf(cn, sizeof(cn), "%zu chunks", n);
-	snprintf(c1, sizeof(c1), "%zu/1", n);
-	printf("  %-7s %-8s %12s %12s %8s %10s\n", "engine", "search", "1 chunk", cn, c1,
-	       "failed");
-	for (k = 0; k < NR_MANY; k += 2) {
-		const struct figure *i1 = result(one, 0, 0, 0, k), *l1 = result(one, 0, 0, 0, k + 1);
-		const struct figure *in = result(many, 0, 0, 0, k), *ln = result(many, 0, 0, 0, k + 1);
-
-		print_many_row(one, many, k, "index");
-		print_many_row(one, many, k + 1, "linear");
-		printf("  %-7s %-8s %12.1f %12.1f\n", "", "x faster",
-		       figure_ratio(l1, i1), figure_ratio(ln, in));
-	}
-	printf("  %-7s %-8s %12.1f %12.1f\n", "harness", "no-op", result(one, 0, 0, 0, one->ne)->median,
-	       result(many, 0, 0, 0, many->ne)->median);
-	printf("  x faster: the linear search's time over the index's.  harness: the loop alone "
-	       "(random victim,\n  size draw, calls into a no-op engine): every figure above "
-	       "includes it.\n");
-	print_rerun(one, "rerun, 1 chunk", MANY_POOL, MANY_OCC, 1, "");
-	snprintf(cn, sizeof(cn), "rerun, %zu chunks", n);
-	print_rerun(many, cn, MANY_POOL, MANY_OCC, 1, "");
+	speed_print_linear_rerun(s);
 }
 
 /* Whether every engine of MANY CHUNKS' @m, and the harness, ran every
  * round: the section's ratios take one run of each per round. */
-static bool many_timed(const struct settings *m)
+static bool many_timed(const struct speed_settings *m)
 {
 	size_t ei;
 
-	for (ei = 0; ei <= NR_MANY; ei++)
-		if (!all_rounds(result(m, 0, 0, 0, ei), m)) {
+	for (ei = 0; ei <= m->ne; ei++)
+		if (!speed_all_rounds(speed_result(m, 0, 0, 0, ei), m)) {
 			fprintf(stderr, "genalloc-speed: MANY CHUNKS: %s on %zu chunks timed in %zu "
-				"of %zu rounds\n", engine_name(m, ei), m->chunks,
-				result(m, 0, 0, 0, ei)->runs, m->runs);
+				"of %zu rounds\n", speed_engine_name(m, ei), m->chunks,
+				speed_result(m, 0, 0, 0, ei)->runs, m->runs);
 			return false;
 		}
 	return true;
 }
 
-static int run_many(const struct settings *s)
+/* MANY CHUNKS: the section's two settings timed side by side, then printed. */
+static int run_many(const struct speed_settings *s)
 {
-	struct settings *one = malloc(sizeof(*one)), *many = malloc(sizeof(*many));
+	struct speed_settings *one = malloc(sizeof(*one)), *many = malloc(sizeof(*many));
 	int ret = -1;
 
 	if (!one || !many)
 		goto out;
-	many_settings(s, one, 1);
-	many_settings(s, many, s->many_chunks);
-	one->results = calloc(NR_MANY + 1, sizeof(*one->results));
-	many->results = calloc(NR_MANY + 1, sizeof(*many->results));
+	speed_many_settings(s, one, 1);
+	speed_many_settings(s, many, s->many_chunks);
+	one->results = calloc(one->ne + 1, sizeof(*one->results));
+	many->results = calloc(many->ne + 1, sizeof(*many->results));
 	if (one->results && many->results) {
-		const struct settings *both[] = { one, many };
+		const struct speed_settings *both[] = { one, many };
 
-		if (!run_pools(both, 2)) {
-			print_many(one, many);
+		if (!speed_run_pools(both, 2)) {
+			speed_print_many(one, many);
 			fflush(stdout);
 			ret = many_timed(one) && many_timed(many) ? 0 : -1;
 		}
@@ -1111,157 +146,20 @@ out:
  * ff8's and leave another pool, and the two searches must face the same
  * one: every attempt must get the same answer from both.
  */
-struct fixed_pool {
-	struct bench_pool *p;
-	struct block *set;
-	size_t nr;
-	size_t warm;
-};
-
-/* @name's pool at the section's steady state, still on the index. */
-static int fixed_steady(const struct settings *s, const char *name, struct fixed_pool *fp)
+static int run_fixed(struct speed_settings *s)
 {
-	const struct bench_engine *e = speed_engine_find(name);
-	struct bench_pool_config cfg = {
-		.regime = BENCH_FIXED,
-		.chunk_size = MAX_CHUNK,
-		.capacity = FIXED_POOL,
-		.fake = 1,
-	};
-	size_t cap = 0, granted = 0;
-	uint64_t rng = s->seed;
-
-	/* gen_pool_alloc_algo() needs the gen_pool itself, which only the
-	 * modern adapter has (as the pool's impl). */
-	if (!e || strcmp(e->family, "modern"))
-		return -1;
-	fp->p = e->create(e, &cfg);
-	if (!fp->p)
-		return -1;
-	e->measured(fp->p, 0);
-	fill(fp->p, &fp->set, &fp->nr, &cap, &granted, FIXED_POOL / 100 * FIXED_OCC, FIXED_LO,
-	     FIXED_HI, &rng);
-	fp->warm = warm_up(s, fp->p, fp->set, fp->nr, FIXED_LO, FIXED_HI, 1e300);
-	return 0;
-}
-
-static void fixed_release(struct fixed_pool *fp)
-{
-	if (fp->p)
-		drop_pool(fp->p, fp->set, fp->nr);
-	else
-		free(fp->set);
-}
-
-/* Whether @a and @b hold the same blocks at the same offsets. */
-static int fixed_same(const struct fixed_pool *a, const struct fixed_pool *b)
-{
-	size_t i;
-
-	if (a->nr != b->nr || a->warm != b->warm)
-		return 0;
-	for (i = 0; i < a->nr; i++) {
-		const struct block *x = &a->set[i], *y = &b->set[i];
-
-		/* A pair whose allocation failed leaves address 0. */
-		if (x->size != y->size || !x->addr != !y->addr ||
-		    (x->addr && x->addr - a->p->chunks.base != y->addr - b->p->chunks.base))
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * One run: up to @n attempts drawn from @seed, each a log-uniform size at a
- * uniform granule offset; @ok[i] records whether attempt i got its block,
- * which is freed at once so that the pool stays as it was.  Returns the
- * attempts made (the budget may stop the run first), their time in @secs.
- */
-static size_t fixed_run(struct bench_pool *p, size_t n, double budget, uint64_t seed,
-			unsigned char *ok, double *secs)
-{
-	struct gen_pool *gp = p->impl;
-	int order = gp->min_alloc_order;
-	size_t granules = FIXED_POOL >> order, i;
-	uint64_t rng = seed;
-	double t0 = bench_now();
-
-	for (i = 0; i < n; i++) {
-		struct genpool_data_fixed data;
-		unsigned long addr;
-		size_t size;
-
-		/* The kernel's failures scan on from the offset: cap the time. */
-		if (!(i & 15) && i && bench_now() - t0 > budget)
-			break;
-		size = bench_draw_log_uniform(&rng, FIXED_LO, FIXED_HI);
-		data.offset = (unsigned long)bench_rng_below(&rng, granules) << order;
-		addr = gen_pool_alloc_algo(gp, size, gen_pool_fixed_alloc, &data);
-		ok[i] = addr != 0;
-		if (!addr)
-			continue;
-		if (addr != p->chunks.base + data.offset) {
-			fprintf(stderr, "genalloc-speed: FIXED OFFSETS: %s: offset %lu answered "
-				"at offset %lu\n", p->engine->name, data.offset,
-				addr - p->chunks.base);
-			abort();
-		}
-		gen_pool_free(gp, addr, size);
-	}
-	*secs = bench_now() - t0;
-	return i;
-}
-
-static void print_fixed_row(const char *engine, const char *search, const struct fixed_figure *f)
-{
-	printf("  %-7s %-8s %12.1f %11.1f..%-11.1f %9zu\n", engine, search, f->median, f->min,
-	       f->max, f->attempts);
-}
-
-static void print_fixed(const struct settings *s)
-{
-	const struct fixed_result *r = &s->fixed_res;
-	char a[32];
-
-	printf("\nFIXED OFFSETS: gen_pool_alloc_algo(gen_pool_fixed_alloc) of log-uniform %d..%d B "
-	       "at uniform granule offsets,\n"
-	       "  a success freed at once; pool %s at 8-byte granules, %d%% full of log-uniform "
-	       "%d..%d B blocks (%zu live):\n"
-	       "  first fit fill and %zu untimed pairs as in the main timings, but on the index for "
-	       "both pools and with\n"
-	       "  no time limit, so that kff8's pool is ff8's; %zu runs x %zu attempts or %g ms; "
-	       "median ns per attempt\n",
-	       FIXED_LO, FIXED_HI, hsize(a, sizeof(a), FIXED_POOL), FIXED_OCC, FIXED_LO, FIXED_HI,
-	       r->live, r->warm, s->runs, s->fixed, s->budget * 1000);
-	printf("  %-7s %-8s %12s %23s %9s\n", "engine", "search", "ns/attempt",
-	       "spread (min..max)", "attempts");
-	print_fixed_row("ff8", "index", &r->index);
-	print_fixed_row("kff8", "linear", &r->linear);
-	printf("  linear/index: %.1f (kff8's time over ff8's: the kernel's search runs on from "
-	       "the offset to the next fit,\n  the index tests the range at the offset)\n",
-	       r->index.median > 0 ? r->linear.median / r->index.median : 0.0);
-	printf("  succeeded: %.1f%% (%zu of the %zu attempts both made, each run's first ones), "
-	       "the same attempts for both\n",
-	       r->both ? 100.0 * (double)r->succeeded / (double)r->both : 0.0, r->succeeded,
-	       r->both);
-	printf("  rerun: %s --pools none --many-chunks none --add-chunks none --linear none "
-	       "--fixed-offsets %zu --runs %zu --budget %g --warmup %zu --seed %llu\n", s->argv0, s->fixed,
-	       s->runs, s->budget * 1000, s->warm, (unsigned long long)s->seed);
-}
-
-static int run_fixed(struct settings *s)
-{
-	struct fixed_pool ix = { 0 }, ln = { 0 };
-	struct fixed_result *res = &s->fixed_res;
+	struct speed_fixed_pool ix = { 0 }, ln = { 0 };
+	struct speed_fixed_result *res = &s->fixed_res;
 	unsigned char *ok_ix = malloc(s->fixed), *ok_ln = malloc(s->fixed);
-	double ns_ix[MAX_RUNS], ns_ln[MAX_RUNS];
-	size_t runs = s->runs < MAX_RUNS ? s->runs : MAX_RUNS, r, i;
+	double ns_ix[SPEED_MAX_RUNS], ns_ln[SPEED_MAX_RUNS];
+	size_t runs = s->runs < SPEED_MAX_RUNS ? s->runs : SPEED_MAX_RUNS, r, i;
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
-	if (!ok_ix || !ok_ln || fixed_steady(s, "ff8", &ix) || fixed_steady(s, "kff8", &ln))
+	if (!ok_ix || !ok_ln || speed_fixed_steady(s, "ff8", &ix) ||
+	    speed_fixed_steady(s, "kff8", &ln))
 		goto out;
-	if (!fixed_same(&ix, &ln)) {
+	if (!speed_fixed_same(&ix, &ln)) {
 		fprintf(stderr, "genalloc-speed: FIXED OFFSETS: ff8's and kff8's steady states "
 			"differ\n");
 		abort();
@@ -1273,8 +171,8 @@ static int run_fixed(struct settings *s)
 		/* Both searches get the same stream of (size, offset) each run. */
 		uint64_t seed = (s->seed + 0xf1ed) * 131 + r * 17;
 		double t_ix, t_ln;
-		size_t n_ix = fixed_run(ix.p, s->fixed, s->budget, seed, ok_ix, &t_ix);
-		size_t n_ln = fixed_run(ln.p, s->fixed, s->budget, seed, ok_ln, &t_ln);
+		size_t n_ix = speed_fixed_run(ix.p, s->fixed, s->budget, seed, ok_ix, &t_ix);
+		size_t n_ln = speed_fixed_run(ln.p, s->fixed, s->budget, seed, ok_ln, &t_ln);
 		size_t both = n_ix < n_ln ? n_ix : n_ln;
 
 		for (i = 0; i < both; i++) {
@@ -1293,295 +191,22 @@ static int run_fixed(struct settings *s)
 		ns_ix[r] = t_ix * 1e9 / (double)n_ix;
 		ns_ln[r] = t_ln * 1e9 / (double)n_ln;
 	}
-	summarize(ns_ix, runs, &res->index.median, &res->index.min, &res->index.max);
-	summarize(ns_ln, runs, &res->linear.median, &res->linear.min, &res->linear.max);
-	print_fixed(s);
+	speed_summarize(ns_ix, runs, &res->index.median, &res->index.min, &res->index.max);
+	speed_summarize(ns_ln, runs, &res->linear.median, &res->linear.min, &res->linear.max);
+	speed_print_fixed(s);
 	fflush(stdout);
 	ret = 0;
 out:
-	fixed_release(&ix);
-	fixed_release(&ln);
+	speed_fixed_release(&ix);
+	speed_fixed_release(&ln);
 	free(ok_ix);
 	free(ok_ln);
 	return ret;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: genalloc-speed [OPTION]...\n"
-"Time alloc+free pairs per engine at steady occupancy, against the pool size\n"
-"and the number of threads, then the buddy's free with long free lists.\n"
-"\n"
-"  -p, --pools LIST      pool sizes, powers of two (default 1M,16M,256M,1G;\n"
-"                        'none' skips the pair timings)\n"
-"  -o, --occupancy LIST  steady-state occupancies in %%, 1 to 99 (default\n"
-"                        50,90)\n"
-"  -t, --threads LIST    thread counts (default 1,2; at most 8)\n"
-"  -e, --engines LIST    engines (default: all: genalloc-compare --list, and\n"
-"                        kff8, kbf8, kffo8 (kernel linear path), lxff8,\n"
-"                        lxbf8, lxffo8, lxffa8 (<linux/genalloc.h>'s\n"
-"                        lock-free default, same path), tlsfi8,\n"
-"                        tlsf8; 'harness' times the loop alone like an\n"
-"                        engine)\n"
-"  -r, --runs N          runs per point, 1 to 64; the median is reported\n"
-"                        (default 5)\n"
-"  -n, --pairs N         pairs per run (default 20000)\n"
-"  -b, --budget MS       a run stops after MS milliseconds even if its pairs\n"
-"                        are not done (default 25)\n"
-"  -w, --warmup N        untimed pairs per live block after each fill, to\n"
-"                        reach the steady state (default 2; 0: none); they\n"
-"                        stop after 10x the budget\n"
-"  -l, --linear LIST     pools for the buddy free-list test, powers of two\n"
-"                        from 64 (default 1M,16M,64M; 'none' skips it)\n"
-"  -s, --seed N          PRNG seed (default 1)\n"
-"  -z, --sizes LO..HI    request sizes log-uniform in [LO, HI] bytes on every\n"
-"                        pool (default: [pool/2^17, pool/2^11]); 64..64\n"
-"                        for one size\n"
-"  -k, --chunks N        build each modern pool from N equal chunks, one\n"
-"                        gen_pool_add each (default 1: one range); only the\n"
-"                        modern engines (ff*, bf*, ffo*, ffa8, kff8, kbf8,\n"
-"                        kffo8, kffa8)\n"
-"  -K, --many-chunks N   the MANY CHUNKS section: a 64M pool, 50%% full, 1\n"
-"                        thread, as 1 and as N chunks, ff8/bf8/ffo8/ffa8\n"
-"                        against kff8/kbf8/kffo8/kffa8 (default 1000; 'none'\n"
-"                        skips it)\n"
-"  -A, --add-chunks N    the ADD CHUNKS section: the time to add N 64-byte\n"
-"                        chunks to one pool (default 10000; 'none' skips it)\n"
-"  -X, --fixed-offsets N the FIXED OFFSETS section: N gen_pool_fixed_alloc\n"
-"                        attempts per run (log-uniform 16 B..64 KiB at random\n"
-"                        offsets of a 64M pool, 50%% full), ff8 against kff8\n"
-"                        (default 20000; 'none' skips it)\n"
-"  -c, --csv FILE        also write every figure to FILE as CSV\n"
-"  -F, --full            the long version: 11 runs, 10x the pairs, fixed\n"
-"                        offset attempts and time per run, the free-list\n"
-"                        test up to 1G with 10x the time\n"
-"  -h, --help            this text\n");
-}
-
-/*
- * Only the modern engines can be cut into chunks: with --chunks, the
- * default list narrows to them and a named other engine is an error.
- */
-static int keep_modern(struct settings *s)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < s->ne; i++) {
-		if (!strcmp(s->e[i]->family, "modern"))
-			s->e[n++] = s->e[i];
-		else if (s->engines_set) {
-			fprintf(stderr, "genalloc-speed: --chunks: %s is not a modern engine\n",
-				s->e[i]->name);
-			return -1;
-		}
-	}
-	s->ne = n;
-	return 0;
-}
-
-/* A value getopt accepted but the option does not: name both, since the
- * usage text alone left the reader guessing which one was wrong. */
-static int bad_value(const struct option *longopts, int c, const char *arg)
-{
-	for (; longopts->name; longopts++)
-		if (longopts->val == c)
-			break;
-	fprintf(stderr, "genalloc-speed: bad --%s '%s' (--help gives the allowed values)\n",
-		longopts->name ? longopts->name : "?", arg);
-	return -1;
-}
-
-static int parse(int argc, char **argv, struct settings *s)
-{
-	static const struct option longopts[] = {
-		{ "pools", required_argument, NULL, 'p' },
-		{ "occupancy", required_argument, NULL, 'o' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "engines", required_argument, NULL, 'e' },
-		{ "runs", required_argument, NULL, 'r' },
-		{ "pairs", required_argument, NULL, 'n' },
-		{ "linear", required_argument, NULL, 'l' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "budget", required_argument, NULL, 'b' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "csv", required_argument, NULL, 'c' },
-		{ "sizes", required_argument, NULL, 'z' },
-		{ "chunks", required_argument, NULL, 'k' },
-		{ "many-chunks", required_argument, NULL, 'K' },
-		{ "add-chunks", required_argument, NULL, 'A' },
-		{ "fixed-offsets", required_argument, NULL, 'X' },
-		{ "full", no_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, linear_set = 0, runs_set = 0, pairs_set = 0, budget_set = 0, fixed_set = 0;
-	size_t i, v;
-
-	while ((c = getopt_long(argc, argv, "p:o:t:e:r:n:l:s:b:w:c:z:k:K:A:X:Fh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (parse_list(optarg, s->pools, &s->nr_pools, 1))
-				return bad_value(longopts, c, optarg);
-			break;
-		case 'o':
-			if (parse_list(optarg, s->occ, &s->nr_occ, 0) || !s->nr_occ)
-				return bad_value(longopts, c, optarg);
-			for (i = 0; i < s->nr_occ; i++)
-				if (s->occ[i] > 99)
-					return bad_value(longopts, c, optarg);
-			break;
-		case 't':
-			if (parse_list(optarg, s->threads, &s->nr_threads, 0) || !s->nr_threads)
-				return bad_value(longopts, c, optarg);
-			for (i = 0; i < s->nr_threads; i++)
-				if (s->threads[i] > MAX_THREADS)
-					return bad_value(longopts, c, optarg);
-			break;
-		case 'e': {
-			char buf[512], *tok, *save = NULL;
-
-			s->ne = 0;
-			snprintf(buf, sizeof(buf), "%s", optarg);
-			for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				const struct bench_engine *e = speed_engine_find(tok);
-
-				if (!e || s->ne == BENCH_MAX_ENGINES) {
-					fprintf(stderr, "genalloc-speed: no engine '%s'\n", tok);
-					return -1;
-				}
-				s->e[s->ne++] = e;
-			}
-			s->engines_set = 1;
-			break;
-		}
-		case 'r':
-			if (bench_parse_size(optarg, &s->runs) || !s->runs || s->runs > MAX_RUNS)
-				return bad_value(longopts, c, optarg);
-			runs_set = 1;
-			break;
-		case 'n':
-			if (bench_parse_size(optarg, &s->pairs) || !s->pairs)
-				return bad_value(longopts, c, optarg);
-			pairs_set = 1;
-			break;
-		case 'l':
-			if (parse_list(optarg, s->linear, &s->nr_linear, 1))
-				return bad_value(longopts, c, optarg);
-			/* Smaller pools have no odd block to free. */
-			for (i = 0; i < s->nr_linear; i++)
-				if (s->linear[i] < 64)
-					return bad_value(longopts, c, optarg);
-			linear_set = 1;
-			break;
-		case 's':
-			if (bench_parse_size(optarg, &v))
-				return bad_value(longopts, c, optarg);
-			s->seed = v ? v : 1;
-			break;
-		case 'b':
-			if (bench_parse_size(optarg, &v) || !v)
-				return bad_value(longopts, c, optarg);
-			s->budget = (double)v / 1000;
-			budget_set = 1;
-			break;
-		case 'w':
-			if (bench_parse_size(optarg, &s->warm))
-				return bad_value(longopts, c, optarg);
-			break;
-		case 'c':
-			s->csv = optarg;
-			break;
-		case 'z': {
-			char lo[32], *dots;
-
-			snprintf(lo, sizeof(lo), "%s", optarg);
-			dots = strstr(lo, "..");
-			if (!dots)
-				return bad_value(longopts, c, optarg);
-			*dots = '\0';
-			if (bench_parse_size(lo, &s->size_lo) ||
-			    bench_parse_size(dots + 2, &s->size_hi) || !s->size_lo ||
-			    s->size_hi < s->size_lo)
-				return bad_value(longopts, c, optarg);
-			break;
-		}
-		case 'k':
-			if (bench_parse_count(optarg, 1, MAX_CHUNKS, &s->chunks))
-				return bad_value(longopts, c, optarg);
-			break;
-		case 'K':
-			if (!strcmp(optarg, "none"))
-				s->many_chunks = 0;
-			else if (bench_parse_count(optarg, 2, MAX_CHUNKS, &s->many_chunks))
-				return bad_value(longopts, c, optarg);
-			break;
-		case 'A':
-			if (!strcmp(optarg, "none"))
-				s->add_chunks = 0;
-			else if (bench_parse_size(optarg, &s->add_chunks) || !s->add_chunks ||
-				 s->add_chunks > (1UL << 24))
-				return bad_value(longopts, c, optarg);
-			break;
-		case 'X':
-			if (!strcmp(optarg, "none"))
-				s->fixed = 0;
-			else if (bench_parse_size(optarg, &s->fixed) || !s->fixed ||
-				 s->fixed > MAX_FIXED)
-				return bad_value(longopts, c, optarg);
-			fixed_set = 1;
-			break;
-		case 'F':
-			s->full = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			return -1;
-		}
-	}
-	if (optind < argc || (s->chunks > 1 && keep_modern(s)))
-		return -1;
-	if (s->full) {
-		if (!runs_set)
-			s->runs = 11;
-		if (!pairs_set)
-			s->pairs *= 10;
-		if (!fixed_set)
-			s->fixed *= 10;
-		if (!linear_set)
-			parse_list("1M,16M,64M,256M,1G", s->linear, &s->nr_linear, 1);
-		s->linear_budget *= 10;
-		if (!budget_set)
-			s->budget *= 10;
-	}
-	s->warm_budget = 10 * s->budget;
-	return 0;
-}
-
-/* Defaults, then @argv's options; 0 or -1 (the reason printed). */
-static int configure(struct settings *s, int argc, char **argv)
-{
-	*s = (struct settings){
-		.runs = 5, .pairs = 20000, .budget = 0.025, .linear_budget = 0.5, .seed = 1,
-		.argv0 = argv[0], .chunks = 1, .many_chunks = 1000, .add_chunks = 10000, .warm = 2,
-		.fixed = 20000,
-	};
-	size_t n = speed_engine_list(s->e, BENCH_MAX_ENGINES);
-
-	parse_list("1M,16M,256M,1G", s->pools, &s->nr_pools, 1);
-	parse_list("50,90", s->occ, &s->nr_occ, 0);
-	parse_list("1,2", s->threads, &s->nr_threads, 0);
-	parse_list("1M,16M,64M", s->linear, &s->nr_linear, 1);
-	s->ne = n < BENCH_MAX_ENGINES ? n : BENCH_MAX_ENGINES;
-	optind = 1;	/* parse() may run more than once (--check) */
-	return parse(argc, argv, s);
-}
-
 /* Every section @s asks for; the figures stay in @s->results for the
  * caller to free. */
-static int run_all(struct settings *s)
+static int run_all(struct speed_settings *s)
 {
 	size_t pi, oi, ti;
 	double t0 = bench_now();
@@ -1591,17 +216,17 @@ static int run_all(struct settings *s)
 				    sizeof(*s->results));
 		if (!s->results)
 			return 1;
-		if (run_pools((const struct settings *const[]){ s }, 1))
+		if (speed_run_pools((const struct speed_settings *const[]){ s }, 1))
 			return 1;
 		for (pi = 0; pi < s->nr_pools; pi++) {
 			for (oi = 0; oi < s->nr_occ; oi++)
 				for (ti = 0; ti < s->nr_threads; ti++)
-					print_point(s, pi, oi, ti);
+					speed_print_point(s, pi, oi, ti);
 			fflush(stdout);
 		}
-		print_scaling(s);
-		print_index_summary(s);
-		if (s->csv && write_csv(s))
+		speed_print_scaling(s);
+		speed_print_index_summary(s);
+		if (s->csv && speed_write_csv(s))
 			perror(s->csv);
 		else if (s->csv)
 			printf("\nEvery figure: %s\n", s->csv);
@@ -1658,12 +283,12 @@ static const struct check_case {
 
 static int check_case(const struct check_case *c, FILE *out)
 {
-	struct settings s;
+	struct speed_settings s;
 	size_t pi, oi, ti, ei, argc = 0, bad = 0;
 
 	while (c->argv[argc])
 		argc++;
-	if (configure(&s, (int)argc, (char **)c->argv)) {
+	if (speed_configure(&s, (int)argc, (char **)c->argv)) {
 		fprintf(out, "genalloc-speed --check: %s: bad options\n", c->what);
 		return 1;
 	}
@@ -1677,23 +302,27 @@ static int check_case(const struct check_case *c, FILE *out)
 		for (oi = 0; oi < s.nr_occ; oi++)
 			for (ti = 0; ti < s.nr_threads; ti++)
 				for (ei = 0; ei < s.ne; ei++) {
-					const struct figure *f = result(&s, pi, oi, ti, ei);
-					const struct figure *h = result(&s, pi, oi, ti, s.ne);
+					const struct speed_figure *f = speed_result(&s, pi, oi, ti,
+										    ei);
+					const struct speed_figure *h = speed_result(&s, pi, oi, ti,
+										    s.ne);
 					int timed = f->pairs > 0 && f->median > 0;
 
 					/* Timed in every round, beside the harness. */
-					if (timed && (!all_rounds(f, &s) || !(figure_ratio(f, h) > 0))) {
+					if (timed && (!speed_all_rounds(f, &s) ||
+						      !(speed_figure_ratio(f, h) > 0))) {
 						fprintf(out, "genalloc-speed --check: %s: %s, pool "
 							"%zu: %zu of %zu rounds\n", c->what,
-							engine_name(&s, ei), s.pools[pi], f->runs,
-							s.runs);
+							speed_engine_name(&s, ei), s.pools[pi],
+							f->runs, s.runs);
 						bad++;
 					}
 					if (timed == (ti < c->untimed_from))
 						continue;
 					fprintf(out, "genalloc-speed --check: %s: %s, pool %zu, %zu%%, "
-						"%zu threads: %s\n", c->what, engine_name(&s, ei),
-						s.pools[pi], s.occ[oi], s.threads[ti],
+						"%zu threads: %s\n", c->what,
+						speed_engine_name(&s, ei), s.pools[pi], s.occ[oi],
+						s.threads[ti],
 						timed ? "timed, should be skipped" : "not timed");
 					bad++;
 				}
@@ -1721,13 +350,13 @@ static int self_check(void)
 
 int main(int argc, char **argv)
 {
-	struct settings s;
+	struct speed_settings s;
 	int rc;
 
 	if (argc == 2 && !strcmp(argv[1], "--check"))
 		return self_check();
-	if (configure(&s, argc, argv)) {
-		usage(stderr);
+	if (speed_configure(&s, argc, argv)) {
+		speed_usage(stderr);
 		return 2;
 	}
 	rc = run_all(&s);
