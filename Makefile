@@ -316,7 +316,11 @@ deps-fuzzer:
 # the static and shared libraries, the public headers, genalloc.pc and the
 # CMake package.  It installs no packages.  make uninstall removes exactly
 # those files, and the directories of its own they leave empty.
-PUBLIC_HDRS := $(filter-out %/internal.h %_internal.h,$(LIB_HDRS))
+# The public headers are named, not inferred from file names: a header an
+# engine shares between its own files (modern/index.h) is not the API.
+PUBLIC_HDRS := common/api.h common/dump.h common/error.h common/version.h \
+	legacy/genalloc.h compat/genalloc.h compat/stats.h compat/linux/genalloc.h \
+	modern/genalloc.h modern/device.h modern/err.h $(wildcard modern/linux/*.h)
 CMAKEDIR ?= $(LIBDIR)/cmake/genalloc
 PKG_FILES := $(B)/genalloc.pc $(B)/genallocConfig.cmake $(B)/genallocConfigVersion.cmake
 SIZEOF_VOID_P := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | sed -n 's/.*__SIZEOF_POINTER__ //p')

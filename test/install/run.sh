@@ -36,6 +36,17 @@ if ! readelf -p .comment "$so" | grep -q "$want"; then
 fi
 ok "the installed library was built by $cc"
 
+# Every installed header compiles on its own against the installed tree:
+# none needs a header that was not installed.
+n=0
+while IFS= read -r h; do
+	echo "#include \"${h#"$root/include/genalloc/"}\"" |
+		"$cc" -std=c11 -fsyntax-only -I"$root/include/genalloc" -x c - \
+		|| { echo "check-install: $h does not compile on its own" >&2; exit 1; }
+	n=$((n + 1))
+done < <(find "$root/include/genalloc" -name '*.h')
+ok "each of the $n installed headers compiles on its own"
+
 version=$(sed -n 's/^Version: //p' "$root/lib/pkgconfig/genalloc.pc")
 
 # pkg-config, as README shows it; the sysroot stands for DESTDIR.
