@@ -109,8 +109,8 @@ for arg in "$@"; do
 	printf '%s\n' "$title" | sed 's/\\/\\\\/g; s/"/\\"/g' >"$work/p$n.title"
 done
 
-# Each panel's columns (p$n.col), its picture (p$n.img: a two-row image a
-# chunk, one pixel a column) and its edges (p$n.edge).  A column's bytes
+# Each panel's columns (p$n.col), its picture (p$n.img: an image, a row a
+# chunk and a pixel a column) and its edges (p$n.edge).  A column's bytes
 # are found with positions scaled by COLUMNS, so that every boundary is an
 # integer and a column is all used or all free exactly when it is.
 i=1
@@ -136,31 +136,29 @@ while [ "$i" -le "$n" ]; do
 		if (c == "none") return "255 255 255"
 		return hex(substr(c, 2, 2)) " " hex(substr(c, 4, 2)) " " hex(substr(c, 6, 2))
 	}
-	function flush(   k, c, row, y0, y1) {
+	function flush(   k, c, row) {
 		if (chunk < 0) return
 		for (k = 0; k < C; k++) {
 			c = colour(U[k] / C, F[k] / C)
 			P[k] = rgb(c)
 			printf "%d %d %d %.10g %.10g %s\n", panel, chunk, k, U[k] / C, F[k] / C, c > colf
 		}
-		# Two rows of pixels, centred so that the strip leaves thin gaps
-		# between chunks once they are tall enough to show them.
-		y0 = chunk + (gap ? 0.08 : 0)
-		y1 = chunk + (gap ? 0.92 : 1)
-		if (chunk > 0) printf "\n\n" > imgf
-		for (row = 1; row <= 3; row += 2) {
+		# gnuplot wants two rows at least: a lone chunk is drawn twice.
+		for (row = 0; row < rows; row++) {
 			for (k = 0; k < C; k++)
-				printf "%g %.10g %s\n", k + 0.5, y0 + (y1 - y0) * row / 4, P[k] > imgf
+				printf "%g %g %s\n", k + 0.5, chunk + (row + 0.5) / rows, P[k] > imgf
 			printf "\n" > imgf
 		}
 		for (k = 0; k < nedge; k++)
-			printf "%.10g %g %g\n", E[k], y0, y1 > edgef
+			printf "%.10g %g %g\n", E[k], chunk + 0.15, chunk + 0.85 > edgef
 		split("", U); split("", F); nedge = 0
 	}
 	BEGIN { split(mixed, M, " "); chunk = -1 }
 	$1 == "t" {
 		print > sumf
-		gap = $2 <= 45
+		rows = $2 == 1 ? 2 : 1
+		# Edges only on strips at least 8 pixels high (see the layout).
+		edges = $2 <= 45
 		next
 	}
 	$1 == "c" { flush(); chunk++; size = $2; prev_used = 0; next }
@@ -174,7 +172,7 @@ while [ "$i" -le "$n" ]; do
 			if ($4) U[k] += ov; else F[k] += ov
 		}
 		wide = $3 * C >= edge_min * size
-		if ($4 && prev_used && wide && prev_wide)
+		if ($4 && prev_used && wide && prev_wide && edges)
 			E[nedge++] = a / size
 		prev_used = $4; prev_wide = wide
 	}
@@ -283,7 +281,15 @@ sy() { awk -v p="$1" -v h="$height" 'BEGIN { printf "%.6f", 1 - p / h }'; }
 			echo "set yrange [1:0]; set ytics ()"
 			printf '%s' "plot -1"
 		else
-			printf '%s' "plot for [c=0:$((chunks - 1))] '$work/p$i.img' index c using 1:2:3:4:5 with rgbimage"
+			printf '%s' "plot '$work/p$i.img' using 1:2:3:4:5 with rgbimage"
+			# A white line parts strips at least 8 pixels high.
+			if [ "$chunks" -gt 1 ] && [ "$plot_h" -ge $((chunks * 8)) ]; then
+				awk -v n="$chunks" -v C="$columns" \
+					'BEGIN { for (c = 1; c < n; c++) print 0, c, C, 0 }' >"$work/p$i.gap"
+				printf '%s' ", '$work/p$i.gap' using 1:2:3:4 with vectors nohead"
+				printf ' lw %s lc rgb "#ffffff"' \
+					"$(awk -v s=$((plot_h / chunks)) 'BEGIN { printf "%.1f", s / 6 }')"
+			fi
 		fi
 		if [ -s "$work/p$i.edge" ]; then
 			printf '%s' ", '$work/p$i.edge' using 1:2:(0):(\$3-\$2) with vectors nohead lw 0.6 lc rgb '$edge_rgb'"
