@@ -107,6 +107,12 @@ for arg in "$@"; do
 		(.chunks[] | "c \(.size)", (.runs[] | "r \(.offset) \(.size) \(if .used then 1 else 0 end)"))' \
 		"$json" >"$work/p$n.in"
 	printf '%s\n' "$title" | sed 's/\\/\\\\/g; s/"/\\"/g' >"$work/p$n.title"
+	# A strip is 28 pixels high at most, and shrinks so that a panel of
+	# many chunks stays under about 360; one under 8 shows no gaps and no
+	# block edges.
+	chunks=$(jq '.chunks | length' "$json")
+	strip=$((360 / (chunks > 0 ? chunks : 1)))
+	echo "$((strip > 28 ? 28 : strip < 1 ? 1 : strip))" >"$work/p$n.strip"
 done
 
 # Each panel's columns (p$n.col), its picture (p$n.img: an image, a row a
@@ -115,7 +121,8 @@ done
 # integer and a column is all used or all free exactly when it is.
 i=1
 while [ "$i" -le "$n" ]; do
-	awk -v C="$columns" -v panel="$i" -v used_rgb="$used_rgb" -v free_rgb="$free_rgb" \
+	strip=$(cat "$work/p$i.strip")
+	awk -v C="$columns" -v panel="$i" -v edges=$((strip >= 8)) -v used_rgb="$used_rgb" -v free_rgb="$free_rgb" \
 		-v mixed="$mixed_rgb" -v edge_min="$edge_min" \
 		-v colf="$work/p$i.col" -v imgf="$work/p$i.img" -v edgef="$work/p$i.edge" \
 		-v sumf="$work/p$i.sum" '
@@ -157,8 +164,6 @@ while [ "$i" -le "$n" ]; do
 	$1 == "t" {
 		print > sumf
 		rows = $2 == 1 ? 2 : 1
-		# Edges only on strips at least 8 pixels high (see the layout).
-		edges = $2 <= 45
 		next
 	}
 	$1 == "c" { flush(); chunk++; size = $2; prev_used = 0; next }
@@ -193,8 +198,7 @@ if [ "$keep_data" = 1 ]; then
 fi
 
 # Layout in pixels: each panel a two-line title, its strips, the axis; the
-# legend at the bottom.  A strip is 28 pixels high at most, and shrinks so
-# that a panel of many chunks stays under about 360.
+# legend at the bottom.
 title_h=46
 axis_h=26
 legend_h=58
@@ -202,11 +206,8 @@ height=$legend_h
 i=1
 while [ "$i" -le "$n" ]; do
 	read -r _ chunks _ <"$work/p$i.sum"
-	[ "$chunks" -ge 1 ] || chunks=1
-	strip=$((360 / chunks))
-	strip=$((strip > 28 ? 28 : strip < 1 ? 1 : strip))
-	echo "$((chunks * strip))" >"$work/p$i.h"
-	height=$((height + title_h + chunks * strip + axis_h))
+	strip=$(cat "$work/p$i.strip")
+	height=$((height + title_h + (chunks > 0 ? chunks : 1) * strip + axis_h))
 	i=$((i + 1))
 done
 
@@ -263,7 +264,8 @@ sy() { awk -v p="$1" -v h="$height" 'BEGIN { printf "%.6f", 1 - p / h }'; }
 	i=1
 	while [ "$i" -le "$n" ]; do
 		read -r _ chunks size used free blocks holes largest <"$work/p$i.sum"
-		plot_h=$(cat "$work/p$i.h")
+		strip=$(cat "$work/p$i.strip")
+		plot_h=$(((chunks > 0 ? chunks : 1) * strip))
 		pct=$(awk -v u="$used" -v s="$size" 'BEGIN { printf "%d", (s > 0 ? 100 * u / s : 0) }')
 		hole=$([ "$holes" = 1 ] && echo hole || echo holes)
 		chunk=$([ "$chunks" = 1 ] && echo chunk || echo chunks)
@@ -283,12 +285,12 @@ sy() { awk -v p="$1" -v h="$height" 'BEGIN { printf "%.6f", 1 - p / h }'; }
 		else
 			printf '%s' "plot '$work/p$i.img' using 1:2:3:4:5 with rgbimage"
 			# A white line parts strips at least 8 pixels high.
-			if [ "$chunks" -gt 1 ] && [ "$plot_h" -ge $((chunks * 8)) ]; then
+			if [ "$chunks" -gt 1 ] && [ "$strip" -ge 8 ]; then
 				awk -v n="$chunks" -v C="$columns" \
 					'BEGIN { for (c = 1; c < n; c++) print 0, c, C, 0 }' >"$work/p$i.gap"
 				printf '%s' ", '$work/p$i.gap' using 1:2:3:4 with vectors nohead"
 				printf ' lw %s lc rgb "#ffffff"' \
-					"$(awk -v s=$((plot_h / chunks)) 'BEGIN { printf "%.1f", s / 6 }')"
+					"$(awk -v s="$strip" 'BEGIN { printf "%.1f", s / 6 }')"
 			fi
 		fi
 		if [ -s "$work/p$i.edge" ]; then
