@@ -115,8 +115,8 @@ for arg in "$@"; do
 	echo "$((strip > 28 ? 28 : strip < 1 ? 1 : strip))" >"$work/p$n.strip"
 done
 
-# Each panel's columns (p$n.col), its picture (p$n.img: an image, a row a
-# chunk and a pixel a column) and its edges (p$n.edge).  A column's bytes
+# Each panel's columns (p$n.col), its picture (p$n.img: a pixel a column,
+# its rows the chunks) and its edges (p$n.edge).  A column's bytes
 # are found with positions scaled by COLUMNS, so that every boundary is an
 # integer and a column is all used or all free exactly when it is.
 i=1
@@ -150,7 +150,10 @@ while [ "$i" -le "$n" ]; do
 			P[k] = rgb(c)
 			printf "%d %d %d %.10g %.10g %s\n", panel, chunk, k, U[k] / C, F[k] / C, c > colf
 		}
-		# gnuplot wants two rows at least: a lone chunk is drawn twice.
+		# Tall strips are an image each (two rows: gnuplot wants two at
+		# least), so that no viewer smooths one chunk into the next; thin
+		# ones are a row each of one image, drawn near its own size.
+		if (edges && chunk > 0) printf "\n\n" > imgf
 		for (row = 0; row < rows; row++) {
 			for (k = 0; k < C; k++)
 				printf "%g %g %s\n", k + 0.5, chunk + (row + 0.5) / rows, P[k] > imgf
@@ -163,7 +166,7 @@ while [ "$i" -le "$n" ]; do
 	BEGIN { split(mixed, M, " "); chunk = -1 }
 	$1 == "t" {
 		print > sumf
-		rows = $2 == 1 ? 2 : 1
+		rows = edges || $2 == 1 ? 2 : 1
 		next
 	}
 	$1 == "c" { flush(); chunk++; size = $2; prev_used = 0; next }
@@ -283,7 +286,11 @@ sy() { awk -v p="$1" -v h="$height" 'BEGIN { printf "%.6f", 1 - p / h }'; }
 			echo "set yrange [1:0]; set ytics ()"
 			printf '%s' "plot -1"
 		else
-			printf '%s' "plot '$work/p$i.img' using 1:2:3:4:5 with rgbimage"
+			if [ "$strip" -ge 8 ]; then
+				printf '%s' "plot for [c=0:$((chunks - 1))] '$work/p$i.img' index c using 1:2:3:4:5 with rgbimage"
+			else
+				printf '%s' "plot '$work/p$i.img' using 1:2:3:4:5 with rgbimage"
+			fi
 			# A white line parts strips at least 8 pixels high.
 			if [ "$chunks" -gt 1 ] && [ "$strip" -ge 8 ]; then
 				awk -v n="$chunks" -v C="$columns" \
@@ -306,3 +313,7 @@ sy() { awk -v p="$1" -v h="$height" 'BEGIN { printf "%.6f", 1 - p / h }'; }
 	echo "unset multiplot"
 } >"$work/panels.gp"
 gnuplot "$work/main.gp" || die "gnuplot failed"
+# A column is a pixel: ask SVG viewers not to smooth the images they scale.
+sed "s/<image /<image style='image-rendering:optimizeSpeed;image-rendering:pixelated' /" \
+	"$prefix.svg" >"$work/map.svg"
+cat "$work/map.svg" >"$prefix.svg"

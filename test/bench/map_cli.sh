@@ -3,9 +3,10 @@
 # test/bench/map_cli.sh - bench/map.sh as make compare runs it, on dumps
 # written here by hand and on dumps of real pools: the columns it computes
 # (its -d file) for layouts worked out by hand, what a real pool's columns
-# add up to, the two pictures it writes (a PNG; an SVG that parses, one
-# image a panel, block edges only where blocks are wide), and a clear
-# refusal of bad input.  Run from the repository's root.
+# add up to, the two pictures it writes (a PNG; an SVG that parses, with
+# an image a strip, or a panel when the strips are thin; block edges only
+# where blocks are wide), and a clear refusal of bad input.  Run from the
+# repository's root.
 #
 # Usage: sh test/bench/map_cli.sh DUMPER (test/dump/dumper)
 set -eu
@@ -83,7 +84,8 @@ map "$tmp/b" "half=$tmp/half.json" "holes=$tmp/holes.json" >"$tmp/out" 2>&1 ||
 [ "$(head -c 24 "$tmp/b.png" | tail -c 8 | od -An -tx1 | tr -d ' \n' | cut -c1-8)" = 000003d4 ] ||
 	fail "b.png is not 980 pixels wide (880 columns and the margins)"
 xmllint --noout "$tmp/b.svg" || fail "b.svg does not parse"
-[ "$(grep -c "<image" "$tmp/b.svg")" = 2 ] || fail "b.svg: want one image for each of 2 panels"
+[ "$(grep -c "<image style='image-rendering:[^']*pixelated'" "$tmp/b.svg")" = 4 ] ||
+	fail "b.svg: want an unsmoothed image for each of 4 chunks"
 grep -q '>holes<' "$tmp/b.svg" && grep -q '>3 chunks, ' "$tmp/b.svg" ||
 	fail "b.svg: no title naming the panel and its chunks"
 
@@ -101,6 +103,7 @@ i=0; set --; while [ $i -lt 60 ]; do set -- "$@" '4096:u1024,u1024,f2048'; i=$((
 dump "$tmp/sixty.json" "$@"
 map -d "$tmp/e" "sixty=$tmp/sixty.json" >"$tmp/out" 2>&1 || fail "map.sh failed: $(cat "$tmp/out")"
 ! grep -q "$edge" "$tmp/e.svg" || fail "an edge on strips 6 pixels high"
+[ "$(grep -c '<image' "$tmp/e.svg")" = 1 ] || fail "60 thin strips: want them in one image"
 [ "$(columns "$tmp/e.dat" 1 59)" = "$(repeat 440 "$U") $(repeat 440 "$F")" ] ||
 	fail "the 60th of 60 chunks is not half used then half free"
 
@@ -126,7 +129,9 @@ awk -v U="$U" -v F="$F" '!/^#/ {
 	if (want != got) { print "column " $0 ": want " want; exit 1 }
 }' "$tmp/r.dat" >"$tmp/out" || fail "real dumps: $(cat "$tmp/out")"
 grep -q '#fd\|#e6\|#a6' "$tmp/r.dat" || fail "the bitmap pools show no mixed column"
-[ "$(grep -c '<image' "$tmp/r.svg")" = 5 ] || fail "r.svg: not one image a panel"
+chunks=$(jq -s '[.[].chunks | length] | add' "$tmp/modern.json" "$tmp/records.json" \
+	"$tmp/legacy.json" "$tmp/compat-buddy.json" "$tmp/compat-bitmap.json")
+[ "$(grep -c '<image' "$tmp/r.svg")" = "$chunks" ] || fail "r.svg: not one image a chunk"
 
 # An empty pool and a title with quotes still draw.
 jq -n '{ schema: 1, engine: "modern", granule: 16, block_kind: "blocks", chunks: [],
