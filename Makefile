@@ -127,7 +127,7 @@ help: help-core
 # ---------------------------------------------------------------- top targets
 .PHONY: all lib check check-includes check-run check-asan check-tsan check-valgrind coverage \
 	install uninstall check-install clean help help-core deps-check deps-lcov deps-valgrind \
-	deps-gnuplot deps-cxx deps-cmake deps-jq deps-pkg-config deps-fuzzer FORCE
+	deps-gnuplot deps-cxx deps-cmake deps-jq deps-xmllint deps-pkg-config deps-fuzzer FORCE
 
 all: lib $(PROGRAMS)
 ifeq ($(B),build/release)
@@ -302,6 +302,8 @@ deps-cmake:
 	@$(REQUIRE) 'CMake' 'command -v cmake' cmake
 deps-jq:
 	@$(REQUIRE) 'jq' 'command -v jq' jq
+deps-xmllint:
+	@$(REQUIRE) 'xmllint' 'command -v xmllint' libxml2-utils
 deps-pkg-config:
 	@$(REQUIRE) 'pkg-config' 'command -v pkg-config' pkg-config
 deps-fuzzer:

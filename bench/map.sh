@@ -2,57 +2,318 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # bench/map.sh - draw pools from their JSON dumps (common/dump.h, any
-# engine): each dump a panel, each chunk a strip across it in address
-# order, used granules dark, free ones light, a thin white line at every
-# block's edge.  jq reads the dumps, gnuplot draws PREFIX.svg and
-# PREFIX.png; panels stand side by side in the order given.
+# engine): each dump a panel, the panels one above the other in the order
+# given, each chunk a strip across its panel in address order.
 #
-# Usage: bench/map.sh PREFIX TITLE=DUMP.json [TITLE=DUMP.json...]
+# A strip is cut into COLUMNS equal columns, one pixel each at the default
+# width, and a column is coloured by what it holds: all used dark blue, all
+# free light grey, both orange, the stronger the more of it is free.  So a
+# hole smaller than a pixel still shows, and a pool of ten thousand blocks
+# reads the same as one of ten.  A thin light line marks the edge between
+# two used blocks only where both are at least EDGE_MIN columns wide.
+# jq checks and flattens the dumps, awk bins the runs into columns, gnuplot
+# draws PREFIX.svg and PREFIX.png.
+#
+# Usage: bench/map.sh [-c COLUMNS] [-d] PREFIX TITLE=DUMP.json...
+#   -c COLUMNS  columns a strip is cut into (default 880, the plot's width
+#               in pixels; the plot widens to fit more)
+#   -d          also write PREFIX.dat, the columns: one line each,
+#               "panel chunk column used free colour" (bytes, #rrggbb)
+#
+# Cost: one pass over each dump's runs, plus COLUMNS steps a chunk.
 set -eu
-[ $# -ge 2 ] || { echo "usage: bench/map.sh PREFIX TITLE=DUMP.json..." >&2; exit 2; }
+
+me=bench/map.sh
+usage() {
+	echo "usage: $me [-c COLUMNS] [-d] PREFIX TITLE=DUMP.json..." >&2
+	exit 2
+}
+die() {
+	echo "$me: $*" >&2
+	exit 1
+}
+
+columns=880
+keep_data=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-c) [ $# -ge 2 ] || usage
+	    columns=$2
+	    shift 2 ;;
+	-d) keep_data=1
+	    shift ;;
+	--) shift
+	    break ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+case $columns in
+'' | *[!0-9]*) die "-c wants a number of columns from 2 to 4000, not '$columns'" ;;
+esac
+[ "$columns" -ge 2 ] && [ "$columns" -le 4000 ] ||
+	die "-c wants a number of columns from 2 to 4000, not '$columns'"
+[ $# -ge 2 ] || usage
 prefix=$1
 shift
+for arg in "$@"; do
+	case $arg in
+	*=*) ;;
+	*) die "'$arg' is not TITLE=DUMP.json" ;;
+	esac
+	json=${arg#*=}
+	[ -f "$json" ] && [ -r "$json" ] || die "$json: no such readable file"
+done
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# Colours: used, free, then mixed by free share below 1/4, 1/2, 3/4, and
+# above; the edge line.  Blue against orange reads under every common
+# colour-vision deficiency.
+used_rgb='#1f4e79'
+free_rgb='#f0f0f0'
+mixed_rgb='#fdae6b #fd8d3c #e6550d #a63603'
+edge_rgb='#9ecae1'
+edge_min=4
+
+# The plot is one pixel a column when COLUMNS fits the default width.
+plot_w=$((columns > 880 ? columns : 880))
+left=70
+right=30
+width=$((left + plot_w + right))
+
+# The one JSON shape this script reads, checked before anything is drawn.
+valid='(type == "object") and .schema == 1 and (.chunks | type) == "array" and
+	(.totals | type) == "object" and
+	all(.chunks[]; (.size | type) == "number" and .size >= 0 and (.runs | type) == "array" and
+		all(.runs[]; (.offset | type) == "number" and (.size | type) == "number" and
+			(.used | type) == "boolean"))'
 
 n=0
 for arg in "$@"; do
 	title=${arg%%=*}
 	json=${arg#*=}
 	n=$((n + 1))
-	# One rectangle a run: x from its offset to its end as a share of the
-	# chunk, y the chunk's strip, and its colour.
-	jq -r '.chunks | to_entries[] | .key as $i | .value as $c | $c.runs[] |
-		"\(.offset / $c.size) \((.offset + .size) / $c.size) \($i + 0.08) \($i + 0.92) " +
-		(if .used then "0x1f5f99" else "0xe4e4e4" end)' "$json" >"$work/p$n.dat"
-	jq -r '"\(.chunks | length) \(.totals.used) \(.totals.size) \(.totals.blocks) \(.totals.free_runs) \(.totals.largest_free)"' \
-		"$json" >"$work/p$n.sum"
-	printf '%s\n' "$title" >"$work/p$n.title"
+	jq -e . "$json" >/dev/null 2>&1 || die "$json: not JSON"
+	schema=$(jq -r 'if type == "object" then .schema // "none" else "none" end' "$json")
+	[ "$schema" = 1 ] || die "$json: schema $schema; this script reads schema 1 (common/dump.h)"
+	jq -e "$valid" "$json" >/dev/null 2>&1 ||
+		die "$json: not a pool dump (chunks, each with a size and runs, and totals)"
+	# The panel's figures, then a "c" line a chunk and an "r" line a run.
+	jq -r '"t \(.chunks | length) \(.totals.size // 0) \(.totals.used // 0)" +
+		" \(.totals.free // 0) \(.totals.blocks // 0) \(.totals.free_runs // 0)" +
+		" \(.totals.largest_free // 0)",
+		(.chunks[] | "c \(.size)", (.runs[] | "r \(.offset) \(.size) \(if .used then 1 else 0 end)"))' \
+		"$json" >"$work/p$n.in"
+	printf '%s\n' "$title" | sed 's/\\/\\\\/g; s/"/\\"/g' >"$work/p$n.title"
+	# A strip is 28 pixels high at most, and shrinks so that a panel of
+	# many chunks stays under about 360; one under 8 shows no gaps and no
+	# block edges.
+	chunks=$(jq '.chunks | length' "$json")
+	strip=$((360 / (chunks > 0 ? chunks : 1)))
+	echo "$((strip > 28 ? 28 : strip < 1 ? 1 : strip))" >"$work/p$n.strip"
 done
 
+# Each panel's columns (p$n.col), its picture (p$n.img: a pixel a column,
+# its rows the chunks) and its edges (p$n.edge).  A column's bytes
+# are found with positions scaled by COLUMNS, so that every boundary is an
+# integer and a column is all used or all free exactly when it is.
+i=1
+while [ "$i" -le "$n" ]; do
+	strip=$(cat "$work/p$i.strip")
+	awk -v C="$columns" -v panel="$i" -v edges=$((strip >= 8)) -v used_rgb="$used_rgb" -v free_rgb="$free_rgb" \
+		-v mixed="$mixed_rgb" -v edge_min="$edge_min" \
+		-v colf="$work/p$i.col" -v imgf="$work/p$i.img" -v edgef="$work/p$i.edge" \
+		-v sumf="$work/p$i.sum" '
+	function colour(u, f, level) {
+		if (f == 0 && u == 0) return "none"
+		if (f == 0) return used_rgb
+		if (u == 0) return free_rgb
+		level = int(4 * f / (u + f)) + 1
+		return M[level > 4 ? 4 : level]
+	}
+	function hex(s,   v, i) {
+		v = 0
+		for (i = 1; i <= length(s); i++)
+			v = 16 * v + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	function rgb(c) {
+		if (c == "none") return "255 255 255"
+		return hex(substr(c, 2, 2)) " " hex(substr(c, 4, 2)) " " hex(substr(c, 6, 2))
+	}
+	function flush(   k, c, row) {
+		if (chunk < 0) return
+		for (k = 0; k < C; k++) {
+			c = colour(U[k] / C, F[k] / C)
+			P[k] = rgb(c)
+			printf "%d %d %d %.10g %.10g %s\n", panel, chunk, k, U[k] / C, F[k] / C, c > colf
+		}
+		# Tall strips are an image each (two rows: gnuplot wants two at
+		# least), so that no viewer smooths one chunk into the next; thin
+		# ones are a row each of one image, drawn near its own size.
+		if (edges && chunk > 0) printf "\n\n" > imgf
+		for (row = 0; row < rows; row++) {
+			for (k = 0; k < C; k++)
+				printf "%g %g %s\n", k + 0.5, chunk + (row + 0.5) / rows, P[k] > imgf
+			printf "\n" > imgf
+		}
+		for (k = 0; k < nedge; k++)
+			printf "%.10g %g %g\n", E[k], chunk + 0.15, chunk + 0.85 > edgef
+		split("", U); split("", F); nedge = 0
+	}
+	BEGIN { split(mixed, M, " "); chunk = -1 }
+	$1 == "t" {
+		print > sumf
+		rows = edges || $2 == 1 ? 2 : 1
+		next
+	}
+	$1 == "c" { flush(); chunk++; size = $2; prev_used = 0; next }
+	$1 == "r" && size > 0 {
+		# The run is [a, b) in bytes times C; column k is [k size, (k + 1) size).
+		a = $2 * C; b = ($2 + $3) * C
+		if (b <= a) next
+		for (k = int(a / size); k < C && k * size < b; k++) {
+			lo = k * size; hi = lo + size
+			ov = (b < hi ? b : hi) - (a > lo ? a : lo)
+			if ($4) U[k] += ov; else F[k] += ov
+		}
+		wide = $3 * C >= edge_min * size
+		if ($4 && prev_used && wide && prev_wide && edges)
+			E[nedge++] = a / size
+		prev_used = $4; prev_wide = wide
+	}
+	END { flush() }' "$work/p$i.in"
+	touch "$work/p$i.edge" "$work/p$i.col"
+	i=$((i + 1))
+done
+
+if [ "$keep_data" = 1 ]; then
+	{
+		echo "# panel chunk column used free colour (bytes; $columns columns a chunk)"
+		i=1
+		while [ "$i" -le "$n" ]; do
+			cat "$work/p$i.col"
+			i=$((i + 1))
+		done
+	} >"$prefix.dat"
+fi
+
+# Layout in pixels: each panel a two-line title, its strips, the axis; the
+# legend at the bottom.
+title_h=46
+axis_h=26
+legend_h=58
+height=$legend_h
+i=1
+while [ "$i" -le "$n" ]; do
+	read -r _ chunks _ <"$work/p$i.sum"
+	strip=$(cat "$work/p$i.strip")
+	height=$((height + title_h + (chunks > 0 ? chunks : 1) * strip + axis_h))
+	i=$((i + 1))
+done
+
+# Sizes as people say them.
+human() {
+	awk -v b="$1" 'BEGIN {
+		split("B KiB MiB GiB TiB", u, " ")
+		for (i = 1; b >= 1024 && i < 5; i++) b /= 1024
+		printf(i == 1 ? "%d %s" : "%.1f %s", b, u[i])
+	}'
+}
+
+# Screen fractions for gnuplot, top of the picture first.
+sx() { awk -v p="$1" -v w="$width" 'BEGIN { printf "%.6f", p / w }'; }
+sy() { awk -v p="$1" -v h="$height" 'BEGIN { printf "%.6f", 1 - p / h }'; }
+
 {
-	echo "set terminal svg size $((n * 380)),560 font 'sans,11' background '#ffffff'"
+	echo "set terminal svg size $width,$height font 'sans,10' background '#ffffff'"
 	echo "set output '$prefix.svg'"
 	echo "load '$work/panels.gp'"
-	echo "set terminal pngcairo size $((n * 380)),560 font 'sans,10'"
+	echo "set terminal pngcairo size $width,$height font 'sans,9' background '#ffffff'"
 	echo "set output '$prefix.png'"
 	echo "load '$work/panels.gp'"
 } >"$work/main.gp"
 {
-	echo "set multiplot layout 1,$n"
-	echo "unset key; set xrange [0:1]; set xtics ('start' 0, 'end' 1)"
-	echo "set ytics out nomirror; set ylabel 'chunk (address order)'"
-	echo "set style fill solid 1.0 border lc rgb '#ffffff'"
+	echo "set multiplot"
+	echo "unset key; set border lw 0.5 lc rgb '#808080'"
+	echo "set xrange [0:$columns]; set xtics out nomirror ('start' 0, 'middle' $columns / 2.0, 'end' $columns)"
+	echo "set ytics out nomirror scale 0.5"
+	echo "set lmargin at screen $(sx "$left.5"); set rmargin at screen $(sx "$((left + plot_w)).5")"
+	echo "set style fill solid 1.0 noborder"
+	# The legend, drawn with the first panel.
+	y=$((height - legend_h + 22))
+	x=$left
+	o=1
+	for sw in "$used_rgb used" "$free_rgb free"; do
+		echo "set object $o rect from screen $(sx $x),$(sy $((y - 6))) to screen $(sx $((x + 14))),$(sy $((y + 6))) fc rgb '${sw%% *}' fs solid 1.0 border lc rgb '#808080' lw 0.5"
+		echo "set label $o '${sw#* }' at screen $(sx $((x + 19))),$(sy "$y") left"
+		o=$((o + 1))
+		x=$((x + 70))
+	done
+	echo "set label $o 'used and free in one column, by the free share:' at screen $(sx "$x"),$(sy "$y") left"
+	o=$((o + 1))
+	x=$((x + 300))
+	for sw in "${mixed_rgb%% *} < 1/4" "$(echo "$mixed_rgb" | cut -d' ' -f2) 1/4-1/2" \
+		"$(echo "$mixed_rgb" | cut -d' ' -f3) 1/2-3/4" "${mixed_rgb##* } > 3/4"; do
+		echo "set object $o rect from screen $(sx $x),$(sy $((y - 6))) to screen $(sx $((x + 14))),$(sy $((y + 6))) fc rgb '${sw%% *}' fs solid 1.0 noborder"
+		echo "set label $o '${sw#* }' at screen $(sx $((x + 19))),$(sy "$y") left"
+		o=$((o + 1))
+		x=$((x + 72))
+	done
+	echo "set label $o 'Each strip is a chunk in address order, cut into $columns columns; a light line parts two used blocks wide enough to see.' at screen $(sx $left),$(sy $((y + 20))) left"
+	top=0
 	i=1
 	while [ "$i" -le "$n" ]; do
-		read -r chunks used size blocks holes largest <"$work/p$i.sum"
-		title=$(cat "$work/p$i.title")
-		printf 'set title "%s\\n%s chunks, %s%% used, %s blocks\\n%s holes, largest %s B" noenhanced\n' \
-			"$title" "$chunks" "$((used * 100 / (size > 0 ? size : 1)))" "$blocks" "$holes" "$largest"
-		echo "set yrange [$chunks:0]; set ytics $(( (chunks + 15) / 16 ))"
-		echo "plot '$work/p$i.dat' using (\$1+\$2)/2:(\$3+\$4)/2:(\$2-\$1)/2:(\$4-\$3)/2:5 with boxxyerror lw 0.4 lc rgb variable"
+		read -r _ chunks size used free blocks holes largest <"$work/p$i.sum"
+		strip=$(cat "$work/p$i.strip")
+		plot_h=$(((chunks > 0 ? chunks : 1) * strip))
+		pct=$(awk -v u="$used" -v s="$size" 'BEGIN { printf "%d", (s > 0 ? 100 * u / s : 0) }')
+		hole=$([ "$holes" = 1 ] && echo hole || echo holes)
+		chunk=$([ "$chunks" = 1 ] && echo chunk || echo chunks)
+		echo "set tmargin at screen $(sy $((top + title_h))); set bmargin at screen $(sy $((top + title_h + plot_h)))"
+		printf 'set title "%s\\n%s %s, %s%% used by %s blocks; %s free in %s %s, the largest %s" noenhanced offset 0,-0.4\n' \
+			"$(cat "$work/p$i.title")" "$chunks" "$chunk" "$pct" "$blocks" "$(human "$free")" \
+			"$holes" "$hole" "$(human "$largest")"
+		# A chunk's number at the middle of its strip, every one up to 8.
+		echo "set yrange [$chunks:0]"
+		echo "set ytics ($(awk -v n="$chunks" 'BEGIN {
+			step = int((n + 7) / 8)
+			for (c = 0; c < n; c += step) printf "%s\"%d\" %g", c ? ", " : "", c, c + 0.5
+		}'))"
+		if [ "$chunks" = 0 ]; then
+			echo "set yrange [1:0]; set ytics ()"
+			printf '%s' "plot -1"
+		else
+			if [ "$strip" -ge 8 ]; then
+				printf '%s' "plot for [c=0:$((chunks - 1))] '$work/p$i.img' index c using 1:2:3:4:5 with rgbimage"
+			else
+				printf '%s' "plot '$work/p$i.img' using 1:2:3:4:5 with rgbimage"
+			fi
+			# A white line parts strips at least 8 pixels high.
+			if [ "$chunks" -gt 1 ] && [ "$strip" -ge 8 ]; then
+				awk -v n="$chunks" -v C="$columns" \
+					'BEGIN { for (c = 1; c < n; c++) print 0, c, C, 0 }' >"$work/p$i.gap"
+				printf '%s' ", '$work/p$i.gap' using 1:2:3:4 with vectors nohead"
+				printf ' lw %s lc rgb "#ffffff"' \
+					"$(awk -v s="$strip" 'BEGIN { printf "%.1f", s / 6 }')"
+			fi
+		fi
+		if [ -s "$work/p$i.edge" ]; then
+			printf '%s' ", '$work/p$i.edge' using 1:2:(0):(\$3-\$2) with vectors nohead lw 0.6 lc rgb '$edge_rgb'"
+		fi
+		echo
+		if [ "$i" = 1 ]; then
+			echo "unset object; unset label"
+		fi
+		top=$((top + title_h + plot_h + axis_h))
 		i=$((i + 1))
 	done
 	echo "unset multiplot"
 } >"$work/panels.gp"
-gnuplot "$work/main.gp"
+gnuplot "$work/main.gp" || die "gnuplot failed"
+# A column is a pixel: ask SVG viewers not to smooth the images they scale.
+sed "s/<image /<image style='image-rendering:optimizeSpeed;image-rendering:pixelated' /" \
+	"$prefix.svg" >"$work/map.svg"
+cat "$work/map.svg" >"$prefix.svg"

@@ -30,3 +30,12 @@ check-compare-cli: $(BENCH_COMPARE) $(BENCH_TRACER) $(TRACEE)
 	sh test/bench/tracer_cli.sh $(BENCH_TRACER) $(TRACEE) $(BENCH_COMPARE)
 CHECK_TARGETS += check-compare-cli
 endif
+
+# bench/map.sh on hand-made dumps and the dumper's (test/bench/map_cli.sh),
+# in the plain variants: a shell script, the same under any build.
+ifneq ($(filter release debug,$(VARIANT)),)
+.PHONY: check-map
+check-map: $(B)/test/dump/dumper | deps-gnuplot deps-jq deps-xmllint
+	@sh test/bench/map_cli.sh $(B)/test/dump/dumper
+CHECK_TARGETS += check-map
+endif

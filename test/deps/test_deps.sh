@@ -71,6 +71,7 @@ for p in "$@"; do
 	libsubunit-dev) cp "$STUB_SUBUNIT_PC" "$PKG_CONFIG_LIBDIR/" ;;
 	lcov) printf '#!/bin/sh\n' >"$STUB_BIN/lcov"; printf '#!/bin/sh\n' >"$STUB_BIN/genhtml" ;;
 	gnuplot-nox) printf '#!/bin/sh\ncat >/dev/null\n' >"$STUB_BIN/gnuplot" ;;
+	libxml2-utils) printf '#!/bin/sh\n' >"$STUB_BIN/xmllint" ;;
 	pkg-config) printf '#!/bin/sh\nexec %s "$@"\n' "$STUB_REAL_PKG_CONFIG" >"$STUB_BIN/pkg-config" ;;
 	libclang-rt-*-dev) touch "$STUB_BIN/.fuzzer-runtime" ;;
 	*) printf '#!/bin/sh\n' >"$STUB_BIN/$p" ;;
@@ -171,6 +172,7 @@ expect deps-valgrind 'valgrind' valgrind
 expect deps-gnuplot 'gnuplot-nox' gnuplot
 expect deps-cmake 'cmake' cmake
 expect deps-jq 'jq' jq
+expect deps-xmllint 'libxml2-utils' xmllint
 EXTRA=(CC=gcc CXX=g++)
 expect deps-cxx 'g++' g++
 EXTRA=(FUZZ_CC=fake-clang)
