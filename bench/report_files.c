@@ -12,7 +12,7 @@
  *                                live bytes on the buddy, the 2005 API on
  *                                the bitmap, bitmap first and best fit;
  *                                each pool's layout (common/dump.h)
- *   peak-map.svg, peak-map.png   those pools side by side (bench/map.sh)
+ *   peak-map.svg, peak-map.png   those pools, one above another (bench/map.sh)
  *   index.html                   the verdict, the plots and the tables,
  *                                with machine.txt (written by make compare
  *                                beside them) when it is there
@@ -339,7 +339,7 @@ static void html_machine(FILE *f, const char *dir)
 	fclose(m);
 }
 
-/* The engines the peak maps set side by side, in this order. */
+/* The engines the peak maps draw, top to bottom. */
 static const char *const map_engines[] = { "buddy", "compat", "ff8", "bf8" };
 #define NR_MAP_ENGINES (sizeof(map_engines) / sizeof(map_engines[0]))
 
