@@ -100,7 +100,7 @@ ALL_LDFLAGS := -pthread $(VARIANT_LDFLAGS_$(VARIANT)) $(LDFLAGS)
 DEPFLAGS = -MMD -MP
 
 # ---------------------------------------------------------------- sources
-LIB_DIRS := common legacy modern compat
+LIB_DIRS := common legacy modern device compat
 LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_HDRS := $(sort $(wildcard $(addsuffix /*.h,$(LIB_DIRS)) $(addsuffix /linux/*.h,$(LIB_DIRS))))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
@@ -322,7 +322,7 @@ deps-fuzzer:
 # engine shares between its own files (modern/index.h) is not the API.
 PUBLIC_HDRS := common/api.h common/dump.h common/error.h common/version.h \
 	legacy/genalloc.h compat/genalloc.h compat/stats.h compat/linux/genalloc.h \
-	modern/genalloc.h modern/device.h modern/err.h $(wildcard modern/linux/*.h)
+	modern/genalloc.h $(wildcard modern/linux/*.h) device/device.h device/err.h
 CMAKEDIR ?= $(LIBDIR)/cmake/genalloc
 PKG_FILES := $(B)/genalloc.pc $(B)/genallocConfig.cmake $(B)/genallocConfigVersion.cmake
 SIZEOF_VOID_P := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | sed -n 's/.*__SIZEOF_POINTER__ //p')

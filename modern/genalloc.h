@@ -511,7 +511,7 @@ GENALLOC_API unsigned long modern_gen_pool_fixed_alloc(unsigned long *map,
 GENALLOC_API int modern_gen_pool_check(struct gen_pool *pool);
 GENALLOC_API void modern_gen_pool_stats(struct gen_pool *pool, struct gen_pool_stats *st);
 
-/* Implemented by the device model, modern/device.c (see modern/device.h). */
+/* Implemented by the device model, device/device.c (see device/device.h). */
 GENALLOC_API struct gen_pool *modern_devm_gen_pool_create(struct device *dev,
 							  int min_alloc_order, int nid,
 							  const char *name);
@@ -593,7 +593,7 @@ static inline void gen_pool_destroy(struct gen_pool *pool)
  * @name:            the pool's name, for gen_pool_get(); may be NULL
  *
  * The pool's mode is gen_pool_create()'s.  Implemented by the device model
- * (modern/device.h documents it).
+ * (device/device.h documents it).
  */
 static inline struct gen_pool *devm_gen_pool_create(struct device *dev,
 						    int min_alloc_order, int nid,
@@ -608,7 +608,7 @@ static inline struct gen_pool *devm_gen_pool_create(struct device *dev,
  * @dev:  the device
  * @name: the name given to devm_gen_pool_create(), or NULL
  *
- * Implemented by the device model (modern/device.h documents it).
+ * Implemented by the device model (device/device.h documents it).
  */
 static inline struct gen_pool *gen_pool_get(struct device *dev, const char *name)
 {
@@ -621,7 +621,7 @@ static inline struct gen_pool *gen_pool_get(struct device *dev, const char *name
  * @propname: the phandle property
  * @index:    which phandle in the property
  *
- * Implemented by the device model (modern/device.h documents it).
+ * Implemented by the device model (device/device.h documents it).
  */
 static inline struct gen_pool *of_gen_pool_get(struct device_node *np,
 					       const char *propname, int index)

@@ -2,13 +2,13 @@
 /*
  * modern/linux/device.h - lets kernel-style code that includes
  * <linux/device.h> build unchanged with -Imodern.  The manual of the device
- * and devres model is modern/device.h; error pointers come along, as they do
+ * and devres model is device/device.h; error pointers come along, as they do
  * in the kernel.
  */
 #ifndef GENALLOC_MODERN_LINUX_DEVICE_H
 #define GENALLOC_MODERN_LINUX_DEVICE_H
 
-#include "../device.h"
-#include "../err.h"
+#include "../../device/device.h"
+#include "../../device/err.h"
 
 #endif /* GENALLOC_MODERN_LINUX_DEVICE_H */

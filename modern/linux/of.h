@@ -3,11 +3,11 @@
  * modern/linux/of.h - lets kernel-style code that includes <linux/of.h>
  * build unchanged with -Imodern.  The device-tree model (struct device_node,
  * struct property, of_parse_phandle(), ...) lives with the device model in
- * modern/device.h, its manual.
+ * device/device.h, its manual.
  */
 #ifndef GENALLOC_MODERN_LINUX_OF_H
 #define GENALLOC_MODERN_LINUX_OF_H
 
-#include "../device.h"
+#include "../../device/device.h"
 
 #endif /* GENALLOC_MODERN_LINUX_OF_H */

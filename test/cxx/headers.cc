@@ -12,7 +12,7 @@
 
 #if defined(CXX_API_MODERN)
 #include "modern/genalloc.h"
-#include "modern/device.h"
+#include "device/device.h"
 #define API "modern"
 #elif defined(CXX_API_LEGACY)
 #include "legacy/genalloc.h"

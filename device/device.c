@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * modern/device.c - the device, devres and device-tree model of
- * modern/device.h, and the three genalloc functions built on it:
+ * device/device.c - the device, devres and device-tree model of
+ * device/device.h, and the three genalloc functions built on it:
  * devm_gen_pool_create(), gen_pool_get() and of_gen_pool_get().
  *
  * A device's resources form a singly linked list, newest first, so that
@@ -21,7 +21,7 @@
 
 #include "../common/error.h"
 #include "err.h"
-#include "genalloc.h"
+#include "../modern/genalloc.h"
 
 /*
  * States of a device, in devres_state.  Magic values rather than 0/1 so

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * modern/device.h - a minimal model of the kernel's devices, managed
+ * device/device.h - a minimal model of the kernel's devices, managed
  * resources (devres) and device-tree nodes, enough for devm_gen_pool_create(),
  * gen_pool_get() and of_gen_pool_get() (declared in modern/genalloc.h) to
  * behave as they do in the kernel.
@@ -68,8 +68,8 @@
  * in the kernel, nothing stops a release racing with its use.  Device-tree
  * nodes are read only; build them before sharing them.
  */
-#ifndef GENALLOC_MODERN_DEVICE_H
-#define GENALLOC_MODERN_DEVICE_H
+#ifndef GENALLOC_DEVICE_DEVICE_H
+#define GENALLOC_DEVICE_DEVICE_H
 
 #include <errno.h>
 #include <pthread.h>
@@ -93,7 +93,7 @@ struct modern_devres;
  * @of_node: the device-tree node describing the device, or NULL
  *
  * The caller owns the structure (static, automatic or allocated) and sets
- * the public fields; the fields below them are private to modern/device.c.
+ * the public fields; the fields below them are private to device/device.c.
  */
 struct device {
 	const char *name;
@@ -476,13 +476,13 @@ static inline const char *of_node_full_name(const struct device_node *np)
 /*
  * devm_gen_pool_create(), gen_pool_get() and of_gen_pool_get() are declared
  * in modern/genalloc.h (with the rest of the genalloc API, as in the kernel)
- * and implemented over this model in modern/device.c.  Their behaviour:
+ * and implemented over this model in device/device.c.  Their behaviour:
  *
  * struct gen_pool *devm_gen_pool_create(dev, min_alloc_order, nid, name)
  *	Creates a pool with gen_pool_create(min_alloc_order, nid), records it
  *	as a resource of @dev whose release is gen_pool_destroy(), and gives
  *	it a copy of @name (NULL stays NULL; gen_pool_destroy() frees the
- *	copy).  Returns the pool, or an error pointer (modern/err.h):
+ *	copy).  Returns the pool, or an error pointer (device/err.h):
  *	  ERR_PTR(-EINVAL) if @dev already has a pool that gen_pool_get(@dev,
  *	    @name) finds, without a report, as in the kernel (two unnamed
  *	    pools count as duplicates too); the check and the addition are one
@@ -531,4 +531,4 @@ static inline void of_node_put(struct device_node *np)
 }
 #endif
 
-#endif /* GENALLOC_MODERN_DEVICE_H */
+#endif /* GENALLOC_DEVICE_DEVICE_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * modern/err.h - error pointers, as the kernel's <linux/err.h>.
+ * device/err.h - error pointers, as the kernel's <linux/err.h>.
  *
  * A function that returns a pointer can return a negative errno in it: the
  * top MAX_ERRNO addresses of the address space are never valid objects, so
@@ -10,8 +10,8 @@
  * Only the helpers the device model and its callers need are here; all are
  * static inline, nothing is exported.
  */
-#ifndef GENALLOC_MODERN_ERR_H
-#define GENALLOC_MODERN_ERR_H
+#ifndef GENALLOC_DEVICE_ERR_H
+#define GENALLOC_DEVICE_ERR_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -92,4 +92,4 @@ static inline int PTR_ERR_OR_ZERO(const void *ptr)
 }
 #endif
 
-#endif /* GENALLOC_MODERN_ERR_H */
+#endif /* GENALLOC_DEVICE_ERR_H */
