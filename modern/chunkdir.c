@@ -35,7 +35,13 @@
  * the directory for it saved a few percent of a pair's instructions and
  * nothing measurable by the clock (bench/FINDINGS.md).
  *
- * Cost: three words per chunk plus the two trees (four words per slot).
+ * Both trees are 8-ary max trees of 32-bit values on the arithmetic of
+ * maxtree.h, the index's and the hints' own: a request climbs from its
+ * slot to the first node left of its path that holds it, and down that
+ * node's rightmost fits, one mask of eight children a level.
+ *
+ * Cost: three words per chunk plus the two trees (4 bytes a slot each,
+ * 1/7 of that again above).
  */
 #include "chunkdir_internal.h"
 
@@ -44,11 +50,6 @@
 
 #include "algo_internal.h"
 #include "index_internal.h"
-
-static unsigned long max_ul(unsigned long a, unsigned long b)
-{
-	return a > b ? a : b;
-}
 
 struct modern_chunk_dir *modern_dir_create(void)
 {
@@ -60,53 +61,89 @@ void modern_dir_destroy(struct modern_chunk_dir *dir)
 	if (!dir)
 		return;
 	free(dir->chunk);
-	free(dir->tree);	/* and the aimed tree, its second half */
+	free(dir->tree.level[0]);	/* and the aimed tree, after it */
 	free(dir->by_addr);
 	free(dir);
 }
 
+/* Lay a tree of @cap slots out from @mem (NULL: only count); the entries
+ * it takes. */
+static size_t tree_layout(struct modern_dir_tree *t, size_t cap, uint32_t *mem)
+{
+	size_t n = 0;
+	unsigned int l;
+
+	t->count[0] = (uint32_t)cap;
+	t->nlevels = modern_mt_levels(t->count, 1);
+	for (l = 0; l < t->nlevels; l++) {
+		t->level[l] = mem ? mem + n : NULL;
+		n += modern_mt_padded(t->count[l]);
+	}
+	return n;
+}
+
 size_t modern_dir_bytes(const struct modern_chunk_dir *dir)
 {
-	return sizeof(*dir) + dir->cap * (sizeof(*dir->chunk) + 4 * sizeof(*dir->tree) +
-					  sizeof(*dir->by_addr));
+	struct modern_dir_tree t;
+	size_t trees = dir->cap ? 2 * tree_layout(&t, dir->cap, NULL) * sizeof(uint32_t) : 0;
+
+	return sizeof(*dir) + dir->cap * (sizeof(*dir->chunk) + sizeof(*dir->by_addr)) + trees;
 }
 
 /* The aimed tree's value of @chunk: 0 (never a fit) while unaimed. */
-static unsigned long aim_value(const struct modern_chunk_dir *dir,
-			       const struct gen_pool_chunk *chunk)
+static uint32_t aim_value(const struct modern_chunk_dir *dir, const struct gen_pool_chunk *chunk)
 {
 	if (dir->aim.kind == MODERN_ALGO_USER)
 		return 0;
-	return modern_algo_aligned_bound(chunk, dir->aim.kind, dir->aim.align, dir->aim.order);
+	return modern_dir_clamp(modern_algo_aligned_bound(chunk, dir->aim.kind, dir->aim.align,
+							  dir->aim.order));
 }
 
-/* Fill max-tree @tree of @cap slots from its leaves. */
-static void fill_tree(unsigned long *tree, size_t cap)
+/* The largest of a node's eight children. */
+static uint32_t node_max(const uint32_t *c)
 {
-	size_t i;
+	uint32_t m = 0;
 
-	for (i = cap - 1; i > 0; i--)
-		tree[i] = max_ul(tree[2 * i], tree[2 * i + 1]);
+	for (unsigned int k = 0; k < MODERN_MT_FAN; k++)
+		m = c[k] > m ? c[k] : m;
+	return m;
 }
 
-/* Store @v as @slot's leaf of @tree and fix its ancestors. */
-static void set_leaf(unsigned long *tree, size_t cap, size_t slot, unsigned long v)
+/* Every node of @t from the slots' values. */
+static void fill_tree(struct modern_dir_tree *t)
 {
-	size_t node = cap + slot;
-
-	tree[node] = v;
-	for (node /= 2; node; node /= 2)
-		tree[node] = max_ul(tree[2 * node], tree[2 * node + 1]);
+	for (unsigned int l = 1; l < t->nlevels; l++)
+		for (size_t i = 0; i < t->count[l]; i++)
+			t->level[l][i] = node_max(&t->level[l - 1][i * MODERN_MT_FAN]);
 }
 
-/* Double the slots; the tree is rebuilt from the chunks' indexes. */
+/* Store @v as @slot's value in @t and fix the ancestors that change. */
+static void set_leaf(struct modern_dir_tree *t, size_t slot, uint32_t v)
+{
+	size_t i = slot;
+	uint32_t m;
+
+	t->level[0][slot] = v;
+	for (unsigned int l = 1; l < t->nlevels; l++) {
+		i /= MODERN_MT_FAN;
+		m = node_max(&t->level[l - 1][i * MODERN_MT_FAN]);
+		if (t->level[l][i] == m)
+			break;
+		t->level[l][i] = m;
+	}
+}
+
+/* Double the slots; the trees are rebuilt from the chunks' indexes. */
 static int grow(struct modern_chunk_dir *dir)
 {
-	size_t cap = dir->cap ? 2 * dir->cap : 8, i;
+	size_t cap = dir->cap ? 2 * dir->cap : MODERN_MT_FAN, i, n;
+	struct modern_dir_tree tree, atree;
 	struct gen_pool_chunk **chunk;
 	struct modern_chunk_dir_entry *by_addr;
-	unsigned long *tree;
+	uint32_t *mem;
 
+	if (cap > UINT32_MAX)
+		return -1;
 	chunk = realloc(dir->chunk, cap * sizeof(*chunk));
 	if (!chunk)
 		return -1;
@@ -115,19 +152,22 @@ static int grow(struct modern_chunk_dir *dir)
 	if (!by_addr)
 		return -1;
 	dir->by_addr = by_addr;
-	tree = calloc(4 * cap, sizeof(*tree));
-	if (!tree)
+	/* One block for both trees: the aimed one follows. */
+	n = tree_layout(&tree, cap, NULL);
+	mem = calloc(2 * n, sizeof(*mem));
+	if (!mem)
 		return -1;
-	/* One block for both trees: the aimed one is its second half. */
+	tree_layout(&tree, cap, mem);
+	tree_layout(&atree, cap, mem + n);
 	for (i = 0; i < dir->n; i++) {
-		tree[cap + i] = modern_dir_value(chunk[i]);
-		tree[3 * cap + i] = aim_value(dir, chunk[i]);
+		tree.level[0][i] = modern_dir_value(chunk[i]);
+		atree.level[0][i] = aim_value(dir, chunk[i]);
 	}
-	fill_tree(tree, cap);
-	fill_tree(tree + 2 * cap, cap);
-	free(dir->tree);
+	fill_tree(&tree);
+	fill_tree(&atree);
+	free(dir->tree.level[0]);
 	dir->tree = tree;
-	dir->atree = tree + 2 * cap;
+	dir->atree = atree;
 	dir->cap = cap;
 	return 0;
 }
@@ -148,17 +188,17 @@ int modern_dir_add(struct modern_chunk_dir *dir, struct gen_pool_chunk *chunk)
 	return 0;
 }
 
-void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, unsigned long v)
+void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, uint32_t v)
 {
-	set_leaf(dir->tree, dir->cap, slot, v);
+	set_leaf(&dir->tree, slot, v);
 }
 
 void modern_dir_set_aim_leaf(struct modern_chunk_dir *dir, size_t slot)
 {
-	unsigned long v = aim_value(dir, dir->chunk[slot]);
+	uint32_t v = aim_value(dir, dir->chunk[slot]);
 
-	if (dir->atree[dir->cap + slot] != v)
-		set_leaf(dir->atree, dir->cap, slot, v);
+	if (modern_dir_leaf(&dir->atree, slot) != v)
+		set_leaf(&dir->atree, slot, v);
 }
 
 bool modern_dir_reaim(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
@@ -171,26 +211,52 @@ bool modern_dir_reaim(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
 	dir->aim = (struct modern_dir_aim){ kind, kind == MODERN_ALGO_ALIGN ? align : 0, order };
 	dir->unaimed = 0;
 	for (i = 0; i < dir->n; i++)
-		dir->atree[dir->cap + i] = aim_value(dir, dir->chunk[i]);
-	fill_tree(dir->atree, dir->cap);
+		dir->atree.level[0][i] = aim_value(dir, dir->chunk[i]);
+	fill_tree(&dir->atree);
 	return true;
 }
 
-size_t modern_dir_prev_fit_climb(const struct modern_chunk_dir *dir, const unsigned long *tree,
-				 size_t slot, unsigned long nr)
+/* The rightmost of the eight children at @first on level @l of @t that
+ * holds @nr, among those @mask allows (0: none). */
+static unsigned int fits(const struct modern_dir_tree *t, unsigned int l, size_t first,
+			 unsigned long nr, unsigned int mask)
 {
-	size_t node = dir->cap + slot;
+	return modern_mt_ge_mask32(&t->level[l][first], nr, true) & mask;
+}
 
-	/* Climb until a left sibling holds a fit, then take its rightmost. */
-	for (; node > 1; node /= 2) {
-		if ((node & 1) && tree[node - 1] >= nr) {
-			node--;
-			while (node < dir->cap)
-				node = tree[2 * node + 1] >= nr ? 2 * node + 1 : 2 * node;
-			return node - dir->cap;
-		}
+static size_t rightmost(size_t first, unsigned int m)
+{
+	return first + (unsigned int)(31 - __builtin_clz(m));
+}
+
+size_t modern_dir_prev_fit_climb(const struct modern_dir_tree *t, size_t slot, unsigned long nr)
+{
+	size_t pos = slot, c;
+	unsigned int l, m;
+
+	/* Climb until a node left of the path holds a fit... */
+	for (l = 0; l < t->nlevels; l++, pos /= MODERN_MT_FAN) {
+		m = fits(t, l, pos & ~(MODERN_MT_FAN - 1), nr, (1U << (pos % MODERN_MT_FAN)) - 1);
+		if (m)
+			break;
 	}
-	return MODERN_DIR_NONE;
+	if (l == t->nlevels)
+		return MODERN_DIR_NONE;
+	/* ...then take the rightmost fit down to the slots. */
+	c = rightmost(pos & ~(MODERN_MT_FAN - 1), m);
+	while (l-- > 0)
+		c = rightmost(c * MODERN_MT_FAN,
+			      fits(t, l, c * MODERN_MT_FAN, nr, MODERN_MT_ALL));
+	return c;
+}
+
+static bool tree_ok(const struct modern_dir_tree *t)
+{
+	for (unsigned int l = 1; l < t->nlevels; l++)
+		for (size_t i = 0; i < t->count[l]; i++)
+			if (t->level[l][i] != node_max(&t->level[l - 1][i * MODERN_MT_FAN]))
+				return false;
+	return true;
 }
 
 bool modern_dir_verify(const struct modern_chunk_dir *dir)
@@ -198,17 +264,13 @@ bool modern_dir_verify(const struct modern_chunk_dir *dir)
 	size_t i;
 
 	for (i = 0; i < dir->n; i++) {
-		if (dir->tree[dir->cap + i] != modern_dir_value(dir->chunk[i]) ||
-		    dir->atree[dir->cap + i] != aim_value(dir, dir->chunk[i]))
+		if (modern_dir_leaf(&dir->tree, i) != modern_dir_value(dir->chunk[i]) ||
+		    modern_dir_leaf(&dir->atree, i) != aim_value(dir, dir->chunk[i]))
 			return false;
 		if (i && dir->by_addr[i - 1].end >= dir->by_addr[i].start)
 			return false;
 		if (dir->chunk[dir->by_addr[i].slot]->start_addr != dir->by_addr[i].start)
 			return false;
 	}
-	for (i = 1; i < dir->cap; i++)
-		if (dir->tree[i] != max_ul(dir->tree[2 * i], dir->tree[2 * i + 1]) ||
-		    dir->atree[i] != max_ul(dir->atree[2 * i], dir->atree[2 * i + 1]))
-			return false;
-	return true;
+	return !dir->cap || (tree_ok(&dir->tree) && tree_ok(&dir->atree));
 }

@@ -11,12 +11,34 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "algo_internal.h"
 #include "genalloc.h"
 #include "index_internal.h"
+#include "maxtree.h"
 
 /* "No chunk", from modern_dir_prev_fit(). */
 #define MODERN_DIR_NONE (~(size_t)0)
+
+/* Levels of a directory tree: 2^33 slots at eight children a node. */
+#define MODERN_DIR_LEVELS 12
+
+/**
+ * struct modern_dir_tree - an 8-ary max tree over the slots (maxtree.h)
+ * @level:   @level[0] one value a slot, @level[l] the maxima of level
+ *           l - 1's nodes of eight; each padded with zeros to whole nodes
+ * @count:   entries of each level before its padding
+ * @nlevels: levels, the slots' included; the last is one node
+ *
+ * A value is a request length in granules, at most UINT32_MAX (the
+ * longest request there can be), which also stands for "unknown".
+ */
+struct modern_dir_tree {
+	uint32_t *level[MODERN_DIR_LEVELS];
+	uint32_t count[MODERN_DIR_LEVELS];
+	unsigned int nlevels;
+};
 
 struct modern_chunk_dir_entry {
 	unsigned long start;
@@ -42,9 +64,9 @@ struct modern_dir_aim {
  * @n:       chunks
  * @cap:     slots allocated (a power of two, or 0)
  * @chunk:   chunk per slot
- * @tree:    max-tree, leaves at @cap + slot; 2 * @cap entries
- * @atree:   the same over each chunk's modern_algo_aligned_bound() for
- *           @aim (all 0 while unaimed)
+ * @tree:    each chunk's longest free run
+ * @atree:   each chunk's modern_algo_aligned_bound() for @aim (all 0
+ *           while unaimed)
  * @by_addr: @n entries sorted by start address
  * @aim:     the family of @atree
  * @unaimed: aligned requests of other families since @aim was set
@@ -55,8 +77,8 @@ struct modern_dir_aim {
 struct modern_chunk_dir {
 	size_t n, cap;
 	struct gen_pool_chunk **chunk;
-	unsigned long *tree;
-	unsigned long *atree;
+	struct modern_dir_tree tree;
+	struct modern_dir_tree atree;
 	struct modern_chunk_dir_entry *by_addr;
 	struct modern_dir_aim aim;
 	size_t unaimed;
@@ -91,15 +113,27 @@ static inline struct gen_pool_chunk *modern_dir_chunk(const struct modern_chunk_
 	return dir->chunk[slot];
 }
 
+/* A length as a tree holds it: the longest request is UINT32_MAX granules. */
+static inline uint32_t modern_dir_clamp(unsigned long v)
+{
+	return v < UINT32_MAX ? (uint32_t)v : UINT32_MAX;
+}
+
 /** modern_dir_value() - a chunk's tree value: its longest free run, or
  * "unknown" (the maximum) without an index */
-static inline unsigned long modern_dir_value(const struct gen_pool_chunk *chunk)
+static inline uint32_t modern_dir_value(const struct gen_pool_chunk *chunk)
 {
-	return chunk->index ? modern_index_longest(chunk->index) : ~0UL;
+	return chunk->index ? modern_dir_clamp(modern_index_longest(chunk->index)) : UINT32_MAX;
+}
+
+/** modern_dir_leaf() - @slot's value in @tree */
+static inline uint32_t modern_dir_leaf(const struct modern_dir_tree *tree, size_t slot)
+{
+	return tree->level[0][slot];
 }
 
 /** modern_dir_set_leaf() - store @v as @slot's value and fix its ancestors */
-void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, unsigned long v);
+void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, uint32_t v);
 
 /** modern_dir_set_aim_leaf() - modern_dir_refresh_aim()'s work, out of line */
 void modern_dir_set_aim_leaf(struct modern_chunk_dir *dir, size_t slot);
@@ -126,10 +160,9 @@ static inline void modern_dir_refresh_aim(struct modern_chunk_dir *dir, size_t s
 static inline void modern_dir_refresh_chunk(struct modern_chunk_dir *dir, size_t slot,
 					    const struct gen_pool_chunk *chunk)
 {
-	unsigned long v;
+	uint32_t v = modern_dir_value(chunk);
 
-	v = modern_dir_value(chunk);
-	if (dir->tree[dir->cap + slot] != v)
+	if (modern_dir_leaf(&dir->tree, slot) != v)
 		modern_dir_set_leaf(dir, slot, v);
 	modern_dir_refresh_aim(dir, slot);
 }
@@ -144,21 +177,20 @@ static inline void modern_dir_refresh(struct modern_chunk_dir *dir, size_t slot)
 }
 
 /** modern_dir_prev_fit_climb() - modern_dir_prev_fit() (or _aimed() with
- * @dir->atree) in the max-tree @tree once @slot itself has been found too
- * short */
-size_t modern_dir_prev_fit_climb(const struct modern_chunk_dir *dir, const unsigned long *tree,
-				 size_t slot, unsigned long nr);
+ * @dir->atree) in @tree once @slot itself has been found too short */
+size_t modern_dir_prev_fit_climb(const struct modern_dir_tree *tree, size_t slot,
+				 unsigned long nr);
 
-/* modern_dir_prev_fit() in the max-tree @tree (@dir->tree or @dir->atree). */
+/* modern_dir_prev_fit() in @tree (@dir->tree or @dir->atree). */
 static inline size_t modern_dir_prev_fit_in(const struct modern_chunk_dir *dir,
-					    const unsigned long *tree, size_t slot,
+					    const struct modern_dir_tree *tree, size_t slot,
 					    unsigned long nr)
 {
 	if (slot >= dir->n)
 		return MODERN_DIR_NONE;
-	if (tree[dir->cap + slot] >= nr)
+	if (modern_dir_leaf(tree, slot) >= nr)
 		return slot;
-	return modern_dir_prev_fit_climb(dir, tree, slot, nr);
+	return modern_dir_prev_fit_climb(tree, slot, nr);
 }
 
 /**
@@ -172,7 +204,7 @@ static inline size_t modern_dir_prev_fit_in(const struct modern_chunk_dir *dir,
 static inline size_t modern_dir_prev_fit(const struct modern_chunk_dir *dir, size_t slot,
 					 unsigned long nr)
 {
-	return modern_dir_prev_fit_in(dir, dir->tree, slot, nr);
+	return modern_dir_prev_fit_in(dir, &dir->tree, slot, nr);
 }
 
 /**
@@ -183,7 +215,7 @@ static inline size_t modern_dir_prev_fit(const struct modern_chunk_dir *dir, siz
 static inline size_t modern_dir_prev_fit_aimed(const struct modern_chunk_dir *dir, size_t slot,
 					       unsigned long nr)
 {
-	return modern_dir_prev_fit_in(dir, dir->atree, slot, nr);
+	return modern_dir_prev_fit_in(dir, &dir->atree, slot, nr);
 }
 
 /** modern_dir_reaim() - modern_dir_aim_at() for a family other than the

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * modern/maxtree.h - the arithmetic of the engine's 8-ary max trees (not
- * installed): the run index's tree over its blocks (index.h) and the
- * order hints' tree over theirs (orderhint.c).
+ * installed): the run index's tree over its blocks (index.h), the order
+ * hints' tree over theirs (orderhint.c) and the chunk directory's trees
+ * over its chunks (chunkdir.c).
  *
  * A max tree keeps, above an array of values, levels of nodes each holding
  * the maximum of its eight children, up to one root.  Every level is

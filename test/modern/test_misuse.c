@@ -496,9 +496,9 @@ START_TEST(checker_finds_corruption)
 	corrupt_and_check(pool, "index vs bitmap");
 	atomic_fetch_add(&older->avail, 16);
 	older->bits[0] &= ~(1UL << 8);
-	pool->dir->tree[pool->dir->cap]++;	/* a chunk's longest run, misremembered */
+	pool->dir->tree.level[0][0]++;	/* a chunk's longest run, misremembered */
 	corrupt_and_check(pool, "directory vs chunks");
-	pool->dir->tree[pool->dir->cap]--;
+	pool->dir->tree.level[0][0]--;
 	older->nbits--;
 	corrupt_and_check(pool, "granule count");
 	older->nbits++;
