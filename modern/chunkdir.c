@@ -117,19 +117,27 @@ static void fill_tree(struct modern_dir_tree *t)
 			t->level[l][i] = node_max(&t->level[l - 1][i * MODERN_MT_FAN]);
 }
 
-/* Store @v as @slot's value in @t and fix the ancestors that change. */
+/*
+ * Store @v as @slot's value in @t and fix the ancestors that change.  A
+ * node changes only if the child that changed was, or now is, its
+ * maximum, and only a child that fell from being the maximum makes it
+ * read all eight.
+ */
 static void set_leaf(struct modern_dir_tree *t, size_t slot, uint32_t v)
 {
+	uint32_t old = t->level[0][slot], p;
 	size_t i = slot;
-	uint32_t m;
 
 	t->level[0][slot] = v;
-	for (unsigned int l = 1; l < t->nlevels; l++) {
+	for (unsigned int l = 1; l < t->nlevels && v != old; l++) {
 		i /= MODERN_MT_FAN;
-		m = node_max(&t->level[l - 1][i * MODERN_MT_FAN]);
-		if (t->level[l][i] == m)
+		p = t->level[l][i];
+		if (v < p && old < p)
 			break;
-		t->level[l][i] = m;
+		if (v < p)
+			v = node_max(&t->level[l - 1][i * MODERN_MT_FAN]);
+		old = p;
+		t->level[l][i] = v;
 	}
 }
 
