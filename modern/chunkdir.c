@@ -240,7 +240,7 @@ static size_t rightmost(size_t first, unsigned int m)
 size_t modern_dir_prev_fit_climb(const struct modern_dir_tree *t, size_t slot, unsigned long nr)
 {
 	size_t pos = slot, c;
-	unsigned int l, m;
+	unsigned int l, m = 0;
 
 	/* Climb until a node left of the path holds a fit... */
 	for (l = 0; l < t->nlevels; l++, pos /= MODERN_MT_FAN) {
