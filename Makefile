@@ -207,11 +207,11 @@ check-run: $(TEST_BIN) $(CHECK_PROGRAMS)
 		bash test/run-checks.sh $(TEST_BIN) '$(CHECK_PROGRAMS)' '$(CHECK_TARGETS)'
 
 # The dependency mechanism itself, with each tool hidden in turn (the
-# README's make check; the other variants would only repeat it).
+# README's make check; other variants and compilers would only repeat it).
 .PHONY: check-deps
 check-deps:
 	@bash test/deps/test_deps.sh
-ifeq ($(VARIANT),release)
+ifeq ($(B),build/release)
 CHECK_TARGETS += check-deps
 endif
 

@@ -32,8 +32,8 @@ CHECK_TARGETS += check-compare-cli
 endif
 
 # bench/map.sh on hand-made dumps and the dumper's (test/bench/map_cli.sh),
-# in the plain variants: a shell script, the same under any build.
-ifneq ($(filter release debug,$(VARIANT)),)
+# in README's make check only: a shell script, the same under any build.
+ifeq ($(B),build/release)
 .PHONY: check-map
 check-map: $(B)/test/dump/dumper | deps-gnuplot deps-jq deps-xmllint
 	@sh test/bench/map_cli.sh $(B)/test/dump/dumper
