@@ -210,6 +210,42 @@ block_word(const struct modern_index *ix, const unsigned long *map, unsigned lon
 	return last ? used_word(ix, map, wi) : map_word(map, wi);
 }
 
+/*
+ * Block @b's four words, bits past the chunk reading as used: the map's
+ * own, or for the chunk's last block a copy made in @copy; *@all_used says
+ * whether every bit is used.  The map's words are read in place, without
+ * atomics: the index runs under the pool's lock, which keeps every writer
+ * out (as the pool's _excl bitmap calls rely on).
+ */
+static MODERN_ALWAYS_INLINE const unsigned long *
+block_words(const struct modern_index *ix, const unsigned long *map, unsigned long b,
+	    unsigned long copy[BLOCK_WORDS], bool *all_used)
+{
+	unsigned long wi = b * BLOCK_WORDS, all = ~0UL, k;
+
+	if (wi + BLOCK_WORDS <= ix->lastw) {
+#if defined(__SSE2__)
+		const __m128i *v = (const __m128i *)(const void *)&map[wi];
+		__m128i and2 = _mm_and_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1));
+
+		_Static_assert(BLOCK_WORDS * sizeof(unsigned long) == 2 * sizeof(__m128i),
+			       "a block is read as two vectors");
+		*all_used = _mm_movemask_epi8(_mm_cmpeq_epi8(and2, _mm_set1_epi8(-1))) == 0xffff;
+#else
+		for (k = 0; k < BLOCK_WORDS; k++)
+			all &= map[wi + k];
+		*all_used = all == ~0UL;
+#endif
+		return &map[wi];
+	}
+	for (k = 0; k < BLOCK_WORDS; k++) {
+		copy[k] = used_word(ix, map, wi + k);
+		all &= copy[k];
+	}
+	*all_used = all == ~0UL;
+	return copy;
+}
+
 /* Bit @p (< nbits, so the bits past the chunk never matter) is used. */
 static inline bool bit_used(const unsigned long *map, unsigned long p)
 {
