@@ -38,6 +38,7 @@
  *   blocks whose bound (or value) could hold it, O(log8 n) each.
  */
 #include "index.h"
+#include "treesearch.h"
 
 #include <errno.h>
 #include <string.h>

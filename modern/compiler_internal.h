@@ -16,9 +16,14 @@
 #define MODERN_ALWAYS_INLINE inline __attribute__((always_inline))
 /* Never inlined: a cold case kept out of its caller's registers. */
 #define MODERN_NOINLINE __attribute__((noinline))
+/* MODERN_NOINLINE for a static function defined in a header: each file
+ * that includes it keeps its own copy, and one that does not call it is
+ * not warned. */
+#define MODERN_NOINLINE_SHARED __attribute__((noinline, unused))
 #else
 #define MODERN_ALWAYS_INLINE inline
 #define MODERN_NOINLINE
+#define MODERN_NOINLINE_SHARED
 #endif
 
 #endif /* GENALLOC_MODERN_COMPILER_INTERNAL_H */

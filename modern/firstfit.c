@@ -25,6 +25,7 @@
  *   per block that starts a run long enough.  No memory of its own.
  */
 #include "index.h"
+#include "treesearch.h"
 
 /* Entries of the FAN from @g on level @l that hold @nr. */
 static MODERN_ALWAYS_INLINE unsigned int level_mask(const struct modern_index *ix, unsigned int l,
@@ -256,7 +257,7 @@ static unsigned long visit_block(const struct modern_index *ix, const unsigned l
  * about half of a 16 MiB pool's best-fit pair, and walking the bitmap word
  * by word cost the short classes every used word (bench/FINDINGS.md).  The
  * leaves alone are exact (the dirty block's included); only saturated
- * ones need their parent (modern_ix_sat_filter()).
+ * ones need their parent (sat_filter(), treesearch.h).
  */
 void modern_index_visit_runs(const struct modern_index *ix, const unsigned long *map,
 			     unsigned long lo, unsigned long limit, unsigned long nr,

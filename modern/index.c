@@ -500,32 +500,6 @@ static MODERN_ALWAYS_INLINE void raise_block_later(struct modern_index *ix, unsi
 	ix->dirty_v = v;
 }
 
-/* first_block_ge() on a chunk of at most 8 blocks, whose tree is its
- * leaves and the root: out of line, to keep the leaves' test out of the
- * usual loop. */
-MODERN_NOINLINE unsigned long modern_ix_first_leaf_ge(const struct modern_index *ix,
-						      unsigned long nr)
-{
-	unsigned int m = leaf_mask(ix, 0, nr);
-
-	return m ? (unsigned long)__builtin_ctz(m) : MODERN_INDEX_NONE;
-}
-
-/* Bits k of @mask whose leaf @g + k is saturated and yet shorter than @nr
- * (> LEAF_SAT) cleared: the rare search for a run of 2^16 bits or more. */
-MODERN_NOINLINE unsigned int modern_ix_sat_filter(const struct modern_index *ix, unsigned long g,
-						  unsigned long nr, unsigned int mask)
-{
-	unsigned int m, k;
-
-	for (m = mask; m; m &= m - 1) {
-		k = (unsigned int)__builtin_ctz(m);
-		if (leaf_value(ix, g + k) < nr)
-			mask &= ~(1U << k);
-	}
-	return mask;
-}
-
 static unsigned int plan(unsigned long nbits, uint32_t *count, unsigned int *nfull,
 			 uint32_t *fwords)
 {

@@ -154,15 +154,11 @@ unsigned long modern_ix_points_words(unsigned long nbits);
 unsigned long modern_ix_next_block_ge(const struct modern_index *ix, unsigned long b,
 				      unsigned long nr);
 
-/* Out of line, kept out of their callers' registers (index.c): the scan
- * of the chunk's last block, the saturated leaves' filter, the search of a
- * tree of one node. */
+/* The scan of the chunk's last block, out of line to keep it out of its
+ * callers' registers (index.c). */
 unsigned long modern_ix_find_in_last_block(const struct modern_index *ix,
 					   const unsigned long *map, unsigned long p,
 					   unsigned long flip);
-unsigned int modern_ix_sat_filter(const struct modern_index *ix, unsigned long g,
-				  unsigned long nr, unsigned int mask);
-unsigned long modern_ix_first_leaf_ge(const struct modern_index *ix, unsigned long nr);
 
 static inline unsigned long ceil_div(unsigned long a, unsigned long b)
 {
@@ -345,7 +341,7 @@ static inline uint32_t max_u32(uint32_t a, uint32_t b)
  * counts it at its old value: its exact value is kept beside (@dirty_v).
  * Every comparison of a leaf with a request of nr < LEAF_SAT is exact
  * as it stands; longer requests, which only a chunk of over 2^16 bits can
- * hold, read the saturated leaf's parent (modern_ix_sat_filter()).
+ * hold, read the saturated leaf's parent (sat_filter() in treesearch.h).
  */
 
 /* Block @b's value: @b not dirty, or the dirty one's value as stored. */
@@ -387,69 +383,6 @@ static MODERN_ALWAYS_INLINE void flush_dirty_block(struct modern_index *ix)
 	carry_rise(ix, b, ix->dirty_v);
 }
 
-/*
- * THE DIRTY BLOCK
- * A release's rise is not carried up at once: the block becomes the dirty
- * one, its ancestors still counting it at its old value (@dirty_pv), and
- * every search of the tree also looks at it (with_dirty()).  The walk
- * happens when another block changes, or when a search is about to claim
- * elsewhere (settle_dirty()).  A free and then an alloc of one small size
- * raise a block and lower it back, and then neither walk happens at all.
- * Only one block is dirty at a time, and a block's fall is carried up only
- * in a tree that is exact, the dirty block told first: the falling walk's
- * test of an ancestor against the old value needs that, and its maxima
- * would take in the dirty block's untold value.  A rise needs no such care.
- */
-
-/* Where a search of the tree found @r (a block, or NONE) starting from
- * block @lo, the dirty block may lie before it and hold @nr. */
-static MODERN_ALWAYS_INLINE unsigned long
-dirty_before(const struct modern_index *ix, unsigned long r, unsigned long lo, unsigned long nr)
-{
-	unsigned long d = ix->dirty;
-
-	return d >= lo && d < r && ix->dirty_v >= nr ? d : r;
-}
-
-/* The dirty block instead of @r when it is in [@lo, @r) and holds @nr: the
- * tree's search cannot see its rise. */
-static MODERN_ALWAYS_INLINE unsigned long
-with_dirty(const struct modern_index *ix, unsigned long r, unsigned long lo, unsigned long nr)
-{
-	return ix->dirty == NO_DIRTY ? r : dirty_before(ix, r, lo, nr);
-}
-
-/* modern_mt_ge_mask16() for the eight leaves from @g: a saturated leaf is
- * compared with @nr through its parent (THE LEAVES). */
-static MODERN_ALWAYS_INLINE unsigned int leaf_mask(const struct modern_index *ix, unsigned long g,
-						   unsigned long nr)
-{
-	const uint16_t lim = (uint16_t)(nr < LEAF_SAT ? nr : LEAF_SAT);
-	unsigned int mask = modern_mt_ge_mask16(&ix->leaf[g], lim);
-
-	if (nr > LEAF_SAT && mask)
-		mask = modern_ix_sat_filter(ix, g, nr, mask);
-	return mask;
-}
-
-/* Node (@l, @i) has value >= @nr: the leftmost block below it that has.
- * Every node on the way has such a child, so each level is one mask and
- * its lowest bit (the bit past the node only keeps ctz defined).  Inlined:
- * first fit's descent then keeps its operands in registers. */
-static MODERN_ALWAYS_INLINE unsigned long
-descend(const struct modern_index *ix, unsigned int l, unsigned long i, unsigned long nr,
-	bool wide)
-{
-	if (l == 0)
-		return i;
-	while (--l > 0) {
-		i *= FAN;
-		i += (unsigned long)__builtin_ctz(modern_mt_ge_mask32(&ix->max[l][i], nr, wide) | 1U << FAN);
-	}
-	i *= FAN;
-	return i + (unsigned long)__builtin_ctz(leaf_mask(ix, i, nr) | 1U << FAN);
-}
-
 /* The grid-point map, right after the full map's words. */
 static inline unsigned long *gp_map(const struct modern_index *ix)
 {
@@ -457,43 +390,19 @@ static inline unsigned long *gp_map(const struct modern_index *ix)
 }
 
 /*
- * The leftmost block of value >= @nr (<= nbits) that the tree shows, or
- * MODERN_INDEX_NONE.  The descent starts on the level two below the root
- * when it has at most 32 nodes, else one below, read from the left: those
- * reads need not wait on one another, as each level of a descent waits on
- * the one above.  Inlined, @wide as for modern_mt_ge_mask32().
+ * THE DIRTY BLOCK
+ * A release's rise is not carried up at once: the block becomes the dirty
+ * one, its ancestors still counting it at its old value (@dirty_pv), and
+ * every search of the tree also looks at it (with_dirty(), treesearch.h).
+ * The walk happens when another block changes, or when a search is about
+ * to claim elsewhere (settle_dirty()).  A free and then an alloc of one
+ * small size raise a block and lower it back, and then neither walk
+ * happens at all.
+ * Only one block is dirty at a time, and a block's fall is carried up only
+ * in a tree that is exact, the dirty block told first: the falling walk's
+ * test of an ancestor against the old value needs that, and its maxima
+ * would take in the dirty block's untold value.  A rise needs no such care.
  */
-static MODERN_ALWAYS_INLINE unsigned long
-first_block_ge(const struct modern_index *ix, unsigned long nr, bool wide)
-{
-	unsigned int l = ix->nlevels - 2, m;
-	unsigned long g, n;
-
-	if (l == 0)
-		return modern_ix_first_leaf_ge(ix, nr);
-	if (l >= 2 && ix->count[l - 1] <= 4 * FAN)
-		l--;
-	n = modern_mt_padded(ix->count[l]);
-	for (g = 0; g < n; g += FAN) {
-		m = modern_mt_ge_mask32(&ix->max[l][g], nr, wide);
-		if (m)
-			return descend(ix, l, g + (unsigned long)__builtin_ctz(m), nr, wide);
-	}
-	return MODERN_INDEX_NONE;
-}
-
-/* The leftmost block of value >= @nr, which may exceed the chunk: the
- * tree's (the test of the chunk's size picks the narrow comparisons
- * whenever they are exact), or the dirty block before it. */
-static MODERN_ALWAYS_INLINE unsigned long
-leftmost_block_ge(const struct modern_index *ix, unsigned long nr)
-{
-	/* No run is longer than the chunk. */
-	if (nr > ix->nbits)
-		return MODERN_INDEX_NONE;
-	return with_dirty(ix, ix->nbits <= INT32_MAX ? first_block_ge(ix, nr, false)
-						      : first_block_ge(ix, nr, true), 0, nr);
-}
 
 /*
  * A search will claim in block @b (MODERN_INDEX_NONE: nowhere): unless that

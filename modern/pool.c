@@ -52,8 +52,8 @@ static bool chunk_may_fit(struct gen_pool_chunk *chunk, size_t size)
 /*
  * Indexed mode: every writer of @chunk's avail holds the pool lock (mode
  * switches overlap no other call), so a relaxed load and store do what a
- * locked fetch-and-add would, without its ~20 cycles; lock-free readers
- * still see whole values.
+ * locked fetch-and-add would, without the cost of its lock; lock-free
+ * readers still see whole values.
  */
 static void avail_add_locked(struct gen_pool_chunk *chunk, long delta)
 {
