@@ -39,12 +39,21 @@ void sig_stop(void)
 	alarm(0);
 }
 
+static double seconds_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static void *send_signals(void *arg)
 {
 	struct sig_sender *s = arg;
 	struct timespec pause = { 0, 20 * 1000 };
+	double end = seconds_now() + SIG_SEND_SECONDS;
 
-	while (!atomic_load(&s->stop) && s->sent < 2000) {
+	while (!atomic_load(&s->stop) && s->sent < SIG_SEND_MAX && seconds_now() < end) {
 		pthread_kill(s->target, SIGUSR1);
 		s->sent++;
 		nanosleep(&pause, NULL);

@@ -29,9 +29,20 @@ void sig_start(void (*fn)(int), unsigned int watchdog);
 /** sig_stop() - the default error hook again, the watchdog off */
 void sig_stop(void);
 
+/*
+ * How much a sender sends: at most SIG_SEND_MAX signals, for at most
+ * SIG_SEND_SECONDS.  The time bound is for valgrind, which runs one thread
+ * at a time: the sender then sends one signal per turn it gets, and a busy
+ * handler (every path refused and reported) could keep a loop that waits
+ * for a few hundred of them going past the watchdog.  It is well inside the
+ * suites' 30 s watchdogs.
+ */
+#define SIG_SEND_MAX 2000
+#define SIG_SEND_SECONDS 10
+
 /**
- * struct sig_sender - a thread sending SIGUSR1 to @target, at most 2000
- * times, about every 20 microseconds, until sig_sender_stop()
+ * struct sig_sender - a thread sending SIGUSR1 to @target about every 20
+ * microseconds, within the bounds above, until sig_sender_stop()
  */
 struct sig_sender {
 	pthread_t target;
