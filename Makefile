@@ -319,7 +319,7 @@ deps-fuzzer:
 # CMake package.  It installs no packages.  make uninstall removes exactly
 # those files, and the directories of its own they leave empty.
 # The public headers are named, not inferred from file names: a header an
-# engine shares between its own files (modern/index.h) is not the API.
+# engine shares between its own files (modern/index_state_internal.h) is not the API.
 PUBLIC_HDRS := common/api.h common/dump.h common/error.h common/version.h \
 	legacy/genalloc.h compat/genalloc.h compat/stats.h compat/linux/genalloc.h \
 	modern/genalloc.h $(wildcard modern/linux/*.h) device/device.h device/err.h

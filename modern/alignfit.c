@@ -37,8 +37,8 @@
  *   the memo: three bytes of the index's header.  A search visits the
  *   blocks whose bound (or value) could hold it, O(log8 n) each.
  */
-#include "index.h"
-#include "treesearch.h"
+#include "index_state_internal.h"
+#include "treesearch_internal.h"
 
 #include <errno.h>
 #include <string.h>
@@ -59,7 +59,7 @@ static void points_load(struct modern_index *ix, const unsigned long *map)
 {
 	unsigned long *gp = gp_map(ix), b;
 
-	memset(gp, 0, modern_ix_points_words(ix->nbits) * sizeof(unsigned long));
+	memset(gp, 0, modern_index_points_words(ix->nbits) * sizeof(unsigned long));
 	for (b = 0; b < ix->count[0]; b++)
 		if (!bit_used(map, b << BLOCK_SHIFT))
 			gp[b / BPL] |= 1UL << (b % BPL);
@@ -112,7 +112,7 @@ int modern_index_hints_on(struct modern_index *ix, unsigned long mask, unsigned 
 	ix->oh->off = off;
 	hints_load(ix);
 	ix->oh_on = true;
-	modern_index_attach(ix, MODERN_IX_ALIGNED, &aligned_upkeep);
+	modern_index_attach(ix, MODERN_INDEX_ALIGNED, &aligned_upkeep);
 	return 0;
 }
 
@@ -208,11 +208,12 @@ static unsigned long coarse_block_fit(const struct modern_index *ix, const unsig
 
 	q = grid_up(first, mask, off);
 	if (q < end) {
-		if (q < ix->nbits && !bit_used(map, q) && modern_ix_run_start(ix, map, q) >= first)
+		if (q < ix->nbits && !bit_used(map, q) && modern_index_run_start(ix, map, q) >= first)
 			best = next_used(ix, map, q) - q;
 		q += mask + 1;
 	}
-	if (end <= ix->nbits && !bit_used(map, end - 1) && modern_ix_run_start(ix, map, end - 1) >= first) {
+	if (end <= ix->nbits && !bit_used(map, end - 1) &&
+	    modern_index_run_start(ix, map, end - 1) >= first) {
 		e = next_used(ix, map, end);
 		if (e > q && e - q > best)
 			best = e - q;
@@ -508,7 +509,7 @@ static unsigned long find_on_points(struct modern_index *ix, const unsigned long
 	if (!ix->gp_on) {
 		points_load(ix, map);
 		ix->gp_on = true;
-		modern_index_attach(ix, MODERN_IX_ALIGNED, &aligned_upkeep);
+		modern_index_attach(ix, MODERN_INDEX_ALIGNED, &aligned_upkeep);
 	}
 	/* The grid's blocks in each word, for steps under a word. */
 	pat = k < BPL ? ~0UL / ((1UL << k) - 1) << (b0 % k) : 0;
@@ -592,7 +593,7 @@ static unsigned long find_unhinted(struct modern_index *ix, const unsigned long 
 	/* A window lies in a run of at least @nr bits, and such runs start
 	 * only in blocks of value >= @nr: the tree visits just those. */
 	for (b = leftmost_block_ge(ix, nr); b != MODERN_INDEX_NONE;
-	     b = modern_ix_next_block_ge(ix, b, nr)) {
+	     b = modern_index_next_block_ge(ix, b, nr)) {
 		r = block_find_grid(ix, map, b, nr, mask, off, run_end);
 		if (r != MODERN_INDEX_NONE)
 			break;
@@ -622,7 +623,7 @@ static unsigned long find_on_grid(struct modern_index *ix, const unsigned long *
 		r = find_hinted(ix, map, nr, mask, off, run_end);
 	else if (points && ix->count[0] <= STARTS_MAX_BLOCKS)
 		r = find_on_starts(ix, map, nr, mask, off, run_end);
-	else if (points && (ix->gp_on || modern_ix_points_words(ix->nbits)))
+	else if (points && (ix->gp_on || modern_index_points_words(ix->nbits)))
 		r = find_on_points(ix, map, nr, mask, off, run_end);
 	else
 		r = find_unhinted(ix, map, nr, mask, off, fmask, foff, run_end);
@@ -671,7 +672,7 @@ static void note_miss(struct modern_index *ix, unsigned char key, unsigned long 
 	if (key != NO_MISS_KEY && nr <= UINT16_MAX) {
 		ix->miss_grid = key;
 		ix->miss_nr = (uint16_t)nr;
-		modern_index_attach(ix, MODERN_IX_ALIGNED, &aligned_upkeep);
+		modern_index_attach(ix, MODERN_INDEX_ALIGNED, &aligned_upkeep);
 	}
 }
 

@@ -36,7 +36,7 @@
  * clock (bench/FINDINGS.md).
  *
  * Both trees are 8-ary max trees of 32-bit values on the arithmetic of
- * maxtree.h, the index's and the hints' own: a request climbs from its
+ * maxtree_internal.h, the index's and the hints' own: a request climbs from its
  * slot to the first node left of its path that holds it, and down that
  * node's rightmost fits, one mask of eight children a level.
  *

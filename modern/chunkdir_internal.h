@@ -16,7 +16,8 @@
 #include "algo_internal.h"
 #include "genalloc.h"
 #include "index_internal.h"
-#include "maxtree.h"
+#include "index_state_internal.h"
+#include "maxtree_internal.h"
 
 /* "No chunk", from modern_dir_prev_fit(). */
 #define MODERN_DIR_NONE (~(size_t)0)
@@ -25,7 +26,7 @@
 #define MODERN_DIR_LEVELS 12
 
 /**
- * struct modern_dir_tree - an 8-ary max tree over the slots (maxtree.h)
+ * struct modern_dir_tree - an 8-ary max tree over the slots (maxtree_internal.h)
  * @level:   @level[0] one value a slot, @level[l] the maxima of level
  *           l - 1's nodes of eight; each padded with zeros to whole nodes
  * @count:   entries of each level before its padding

@@ -2,7 +2,7 @@
 /*
  * modern/index.c - the run index over a chunk's bitmap: its life cycle,
  * the upkeep of its full map and max tree at every claim and release, and
- * its verification.  modern/index.h states what is indexed; the
+ * its verification.  modern/index_state_internal.h states what is indexed; the
  * searches are in firstfit.c, alignfit.c and sizeclass.c.
  *
  * HOW IT IS KEPT EXACT
@@ -53,7 +53,7 @@
  *   knows them only through their operations, so nothing built on it is
  *   called from here by name.  A chunk with none pays one test an update.
  */
-#include "index.h"
+#include "index_state_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -62,7 +62,7 @@
 #include "meta_internal.h"
 #include "orderhint_internal.h"
 
-/* A block value as its 16-bit leaf holds it (THE LEAVES, index.h). */
+/* A block value as its 16-bit leaf holds it (THE LEAVES, index_state_internal.h). */
 static inline uint16_t leaf_of(uint32_t v)
 {
 	return (uint16_t)(v < LEAF_SAT ? v : LEAF_SAT);
@@ -71,7 +71,7 @@ static inline uint16_t leaf_of(uint32_t v)
 /* scan_block() in the block that holds the chunk's last word: out of line,
  * so that the common case tests for it once rather than at every word. */
 MODERN_NOINLINE unsigned long
-modern_ix_find_in_last_block(const struct modern_index *ix, const unsigned long *map,
+modern_index_find_in_last_block(const struct modern_index *ix, const unsigned long *map,
 			     unsigned long p, unsigned long flip)
 {
 	return scan_block(ix, map, p, flip, true);
@@ -216,7 +216,7 @@ static unsigned long prev_busy_block(const struct modern_index *ix, unsigned lon
 }
 
 /* The first used bit at or after @p, or nbits (as find_next_bit()). */
-unsigned long modern_ix_next_used_slow(const struct modern_index *ix, const unsigned long *map,
+unsigned long modern_index_next_used_slow(const struct modern_index *ix, const unsigned long *map,
 				       unsigned long p)
 {
 	unsigned long q, b;
@@ -552,7 +552,7 @@ static unsigned long gp_words_beside(unsigned long nbits, size_t base)
 	return words;
 }
 
-unsigned long modern_ix_points_words(unsigned long nbits)
+unsigned long modern_index_points_words(unsigned long nbits)
 {
 	return gp_words_beside(nbits, base_bytes(nbits));
 }
@@ -588,7 +588,7 @@ struct modern_index *modern_index_create(const unsigned long *map, unsigned long
 		ix->full[l] = (unsigned long *)(void *)p;
 		p += ix->fwords[l] * sizeof(unsigned long);
 	}
-	p += modern_ix_points_words(nbits) * sizeof(unsigned long);	/* gp_map() */
+	p += modern_index_points_words(nbits) * sizeof(unsigned long);	/* gp_map() */
 	for (l = 1; l < ix->nlevels; l++) {
 		ix->max[l] = (uint32_t *)(void *)p;
 		p += modern_mt_padded(ix->count[l]) * sizeof(uint32_t);
@@ -626,7 +626,7 @@ void modern_index_destroy(struct modern_index *ix)
 {
 	if (!ix)
 		return;
-	for (unsigned int s = 0; s < MODERN_IX_SLOTS; s++)
+	for (unsigned int s = 0; s < MODERN_INDEX_SLOTS; s++)
 		drop_consumer(ix, s);
 	modern_ohint_destroy(ix->oh);
 	modern_meta_free(ix, modern_index_bytes(ix->nbits));
@@ -637,7 +637,7 @@ size_t modern_index_footprint(const struct modern_index *ix)
 	size_t bytes = modern_index_bytes(ix->nbits);
 	unsigned int s;
 
-	for (s = 0; s < MODERN_IX_SLOTS; s++)
+	for (s = 0; s < MODERN_INDEX_SLOTS; s++)
 		if (ix->consumer[s])
 			bytes += ix->consumer[s]->ops->bytes(ix->consumer[s], ix);
 	return bytes + (ix->oh ? modern_ohint_bytes(hint_blocks(ix)) : 0);
@@ -678,13 +678,13 @@ void modern_index_rebuild(struct modern_index *ix, const unsigned long *map)
 	for (l = 2; l < ix->nlevels; l++)
 		for (i = 0; i < ix->count[l]; i++)
 			ix->max[l][i] = node_max(ix, l, i);
-	for (l = 0; l < MODERN_IX_SLOTS; l++)
+	for (l = 0; l < MODERN_INDEX_SLOTS; l++)
 		if (ix->consumer[l] && !ix->consumer[l]->ops->rebuild(ix->consumer[l], ix, map))
 			drop_consumer(ix, l);
 }
 
 /* The first bit of the free run holding (or ending just below) @a. */
-unsigned long modern_ix_run_start(const struct modern_index *ix, const unsigned long *map,
+unsigned long modern_index_run_start(const struct modern_index *ix, const unsigned long *map,
 				  unsigned long a)
 {
 	unsigned long p;
@@ -699,7 +699,7 @@ unsigned long modern_ix_run_start(const struct modern_index *ix, const unsigned 
  * line with what every update reads. */
 static MODERN_ALWAYS_INLINE bool has_consumer(const struct modern_index *ix)
 {
-	return ix->consumer[MODERN_IX_CLASSES] || ix->consumer[MODERN_IX_ALIGNED];
+	return ix->consumer[MODERN_INDEX_CLASSES] || ix->consumer[MODERN_INDEX_ALIGNED];
 }
 
 /* What is built on demand learns of the change too, from its change
@@ -713,7 +713,7 @@ static MODERN_ALWAYS_INLINE void lazy_update(struct modern_index *ix, const unsi
 	const struct modern_index_change chg = { r.start, r.end, start, nr, claim };
 	unsigned int s;
 
-	for (s = 0; s < MODERN_IX_SLOTS; s++)
+	for (s = 0; s < MODERN_INDEX_SLOTS; s++)
 		if (ix->consumer[s])
 			ix->consumer[s]->ops->change(ix->consumer[s], ix, map, &chg);
 }
@@ -725,7 +725,7 @@ static MODERN_ALWAYS_INLINE void lazy_update(struct modern_index *ix, const unsi
 static struct run released(struct modern_index *ix, const unsigned long *map,
 			   unsigned long a, unsigned long b)
 {
-	unsigned long s = modern_ix_run_start(ix, map, a), e = next_used(ix, map, b);
+	unsigned long s = modern_index_run_start(ix, map, a), e = next_used(ix, map, b);
 	unsigned long bs = s >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
 	struct run merged = { s, e };
 
@@ -776,7 +776,7 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 	if (bit_used(map, start)) {
 		/* The run's ends lie outside the claimed blocks, or in their
 		 * words, so they can be found before the full map is told. */
-		r.start = modern_ix_run_start(ix, map, start);
+		r.start = modern_index_run_start(ix, map, start);
 		r.end = next_used(ix, map, end);
 		claim_in(ix, map, start, nr, r);
 		return;
@@ -796,7 +796,7 @@ void modern_index_claim_within(struct modern_index *ix, const unsigned long *map
 			       unsigned long start, unsigned long nr, unsigned long run_end)
 {
 	/* Bits below @start are as they were: the run's start is still there. */
-	claim_in(ix, map, start, nr, (struct run){ modern_ix_run_start(ix, map, start), run_end });
+	claim_in(ix, map, start, nr, (struct run){ modern_index_run_start(ix, map, start), run_end });
 }
 
 /* Does every leaf hold its block's value, and level 1 their maxima, the
@@ -845,15 +845,9 @@ bool modern_index_verify(const struct modern_index *ix, const unsigned long *map
 		for (i = 0; i < ix->count[l]; i++)
 			if (ix->max[l][i] != node_max(ix, l, i))
 				return false;
-	for (l = 0; l < MODERN_IX_SLOTS; l++)
+	for (l = 0; l < MODERN_INDEX_SLOTS; l++)
 		if (ix->consumer[l] && !ix->consumer[l]->ops->verify(ix->consumer[l], ix, map))
 			return false;
 	return true;
 }
 
-unsigned long modern_index_longest(const struct modern_index *ix)
-{
-	uint32_t root = ix->max[ix->nlevels - 1][0];
-
-	return ix->dirty == NO_DIRTY ? root : max_u32(root, ix->dirty_v);
-}

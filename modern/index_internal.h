@@ -159,9 +159,6 @@ void modern_index_claim_within(struct modern_index *ix, const unsigned long *map
  */
 bool modern_index_verify(const struct modern_index *ix, const unsigned long *map);
 
-/** modern_index_longest() - the longest run of clear bits in the whole map */
-unsigned long modern_index_longest(const struct modern_index *ix);
-
 /**
  * modern_index_find() - the lowest run of @nr clear bits at or after @lo
  * @ix:  the index
@@ -173,28 +170,6 @@ unsigned long modern_index_longest(const struct modern_index *ix);
  */
 unsigned long modern_index_find(const struct modern_index *ix, const unsigned long *map,
 				unsigned long lo, unsigned long nr);
-
-/* Called with each run [@start, @end) that modern_index_visit_runs() finds. */
-typedef void (*modern_index_visit_fn)(void *arg, unsigned long start, unsigned long end);
-
-/**
- * modern_index_visit_runs() - every run of at least @nr clear bits that
- * starts in [@lo, @limit), in address order
- * @ix:    the index
- * @map:   its bitmap
- * @lo:    first bit of the stretch; a run through it that starts below it
- *         is not visited
- * @limit: runs must start below it
- * @nr:    shortest run to visit, > 0
- * @visit: called with each run, whole (its end may lie past @limit)
- * @arg:   passed to @visit
- *
- * Reads only the blocks of 256 bits in [@lo, @limit) that start such a
- * run, and the full map for the ends of runs that leave their block.
- */
-void modern_index_visit_runs(const struct modern_index *ix, const unsigned long *map,
-			     unsigned long lo, unsigned long limit, unsigned long nr,
-			     modern_index_visit_fn visit, void *arg);
 
 /**
  * modern_index_find_first() - modern_index_find(@ix, @map, 0, @nr), and where
@@ -283,18 +258,18 @@ struct modern_index_consumer;
 
 /**
  * enum modern_index_slot - where a consumer hangs on the index
- * @MODERN_IX_CLASSES: best fit's size classes (sizeclass.c), built by the
+ * @MODERN_INDEX_CLASSES: best fit's size classes (sizeclass.c), built by the
  *                     first best-fit search of the chunk
- * @MODERN_IX_ALIGNED: the aligned searches' hints and grid-point map
+ * @MODERN_INDEX_ALIGNED: the aligned searches' hints and grid-point map
  *                     (alignfit.c), turned on by the searches that use them
- * @MODERN_IX_SLOTS:   how many there are
+ * @MODERN_INDEX_SLOTS:   how many there are
  *
  * Each slot's consumer is told of every change, in slot order.
  */
 enum modern_index_slot {
-	MODERN_IX_CLASSES,
-	MODERN_IX_ALIGNED,
-	MODERN_IX_SLOTS,
+	MODERN_INDEX_CLASSES,
+	MODERN_INDEX_ALIGNED,
+	MODERN_INDEX_SLOTS,
 };
 
 /**

@@ -25,7 +25,7 @@
  * WHAT IS KEPT
  *   For every block of 512 granules (two of the index's), a bound: no
  *   request larger than it fits in a run that starts in the block.  Above the blocks, a
- *   tree of maxima, 8 to a node, like the run index's (maxtree.h).  Bounds are 16-bit
+ *   tree of maxima, 8 to a node, like the run index's (maxtree_internal.h).  Bounds are 16-bit
  *   and stop at MODERN_OHINT_CAP; requests above it are not hinted.
  *
  * HOW IT STAYS A BOUND, AND TIGHT
@@ -59,7 +59,7 @@
  *   Two bytes a block of 512 granules and 1/7 of that for the nodes: 1/28
  *   of the bitmap, so that with the run index a chunk's bookkeeping stays
  *   within 1/8 of its bitmap (1/8.3 on big chunks).  A block here is two
- *   of the run index's (HINT_SHIFT in index.h): one bound per index block
+ *   of the run index's (HINT_SHIFT in index_state_internal.h): one bound per index block
  *   would pass the 1/8.  Allocated when they
  *   turn on, or reserved earlier, as a chunk joins a pool whose algorithm
  *   is one of the two (so that its allocations need no memory).  Once
@@ -74,7 +74,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "maxtree.h"
+#include "maxtree_internal.h"
 #include "meta_internal.h"
 
 #define OH_FAN MODERN_MT_FAN

@@ -64,7 +64,9 @@
 
 #include "bitmap_internal.h"
 #include "genalloc.h"
-#include "index.h"
+#include "blockscan_internal.h"
+#include "index_state_internal.h"
+#include "treesearch_internal.h"
 #include "meta_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
@@ -474,6 +476,64 @@ static const struct modern_index_consumer_ops sc_ops = {
 
 /* ------------------------------------------------------------ refill */
 
+/* The runs of at least @nr bits that start in block @b from @p (a used bit,
+ * or one whose run is shorter than @nr), in order, each to @visit; the
+ * block's value must be at least @nr.  Returns where the last run ended,
+ * or @p. */
+static unsigned long visit_block(const struct modern_index *ix, const unsigned long *map,
+				 unsigned long b, unsigned long p, unsigned long nr,
+				 unsigned long limit, modern_sc_visit_fn visit, void *arg)
+{
+	unsigned long r, q;
+
+	while ((r = block_find(ix, map, b, p, nr, &q)) < limit) {
+		if (q == MODERN_INDEX_NONE)
+			q = next_used(ix, map, r);
+		visit(arg, r, q);
+		p = q;
+		if (q >> BLOCK_SHIFT != b)
+			break;	/* the run went past the block */
+	}
+	return p;
+}
+
+/*
+ * Only the blocks whose leaves hold @nr are read, eight leaves at a time
+ * from one load: a refill asks for every run of at least its class's
+ * shortest length in a stretch of 64 blocks, and climbing the tree again
+ * for each run, or walking the bitmap word by word, would read far more.
+ * The leaves alone are exact (the dirty block's included); only saturated
+ * ones need their parent (sat_filter(), treesearch_internal.h).
+ */
+void modern_sc_visit_runs(const struct modern_index *ix, const unsigned long *map,
+			     unsigned long lo, unsigned long limit, unsigned long nr,
+			     modern_sc_visit_fn visit, void *arg)
+{
+	unsigned long p = lo, b, bend, g;
+	unsigned int mask;
+
+	limit = min_ul(limit, ix->nbits);
+	if (lo >= limit || nr == 0)
+		return;
+	/* A run through @lo that started below it is not one of the stretch's. */
+	if (p > 0 && !bit_used(map, p - 1))
+		p = next_used(ix, map, p);
+	bend = ceil_div(limit, BLOCK_BITS);
+	for (b = p >> BLOCK_SHIFT, g = b & ~(FAN - 1); g < bend && p < limit; g += FAN) {
+		mask = leaf_mask(ix, g, nr) & (~0U << (b > g ? b - g : 0));
+		if (bend - g < FAN)
+			mask &= (1U << (bend - g)) - 1;
+		for (; mask && p < limit; mask &= mask - 1) {
+			b = g + (unsigned long)__builtin_ctz(mask);
+			if (b < p >> BLOCK_SHIFT)
+				continue;	/* a visited run covered it */
+			p = visit_block(ix, map, b, p > b << BLOCK_SHIFT ? p : b << BLOCK_SHIFT,
+					nr, limit, visit, arg);
+		}
+	}
+}
+
+
 /**
  * struct refill - a scan of one class's marked blocks
  * @sc:     whose head it refills
@@ -547,7 +607,7 @@ static bool scan_sc_block(const struct modern_index *ix, const unsigned long *ma
 	unsigned long first = b << SC_BLOCK_SHIFT, end = first + SC_BLOCK_BITS;
 
 	rf->any = false;
-	modern_index_visit_runs(ix, map, first, end < nbits ? end : nbits, class_min(rf->c),
+	modern_sc_visit_runs(ix, map, first, end < nbits ? end : nbits, class_min(rf->c),
 				refill_visit, rf);
 	return rf->any;
 }
@@ -757,7 +817,7 @@ static unsigned long best_fit_linear(const struct modern_index *ix, const unsign
 unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
 			      unsigned long nr, unsigned long *run_end)
 {
-	const struct modern_index_consumer *c = modern_index_consumer(ix, MODERN_IX_CLASSES);
+	const struct modern_index_consumer *c = modern_index_consumer(ix, MODERN_INDEX_CLASSES);
 	struct modern_sizeclass *sc = c ? sc_of(c) : NULL;
 	unsigned long r;
 
@@ -767,7 +827,7 @@ unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
 	if (!sc) {
 		sc = modern_sc_create(map, ix->nbits);
 		if (sc)
-			modern_index_attach(ix, MODERN_IX_CLASSES, &sc->consumer);
+			modern_index_attach(ix, MODERN_INDEX_CLASSES, &sc->consumer);
 	}
 	r = sc ? modern_sc_best_fit(sc, ix, map, nr, run_end) : best_fit_linear(ix, map, nr, run_end);
 	settle_dirty_at(ix, r);

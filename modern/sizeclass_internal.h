@@ -50,6 +50,28 @@ unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct moder
 unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
 			      unsigned long nr, unsigned long *run_end);
 
+/* Called with each run [@start, @end) that modern_sc_visit_runs() finds. */
+typedef void (*modern_sc_visit_fn)(void *arg, unsigned long start, unsigned long end);
+
+/**
+ * modern_sc_visit_runs() - every run of at least @nr clear bits that
+ * starts in [@lo, @limit), in address order
+ * @ix:    the index
+ * @map:   its bitmap
+ * @lo:    first bit of the stretch; a run through it that starts below it
+ *         is not visited
+ * @limit: runs must start below it
+ * @nr:    shortest run to visit, > 0
+ * @visit: called with each run, whole (its end may lie past @limit)
+ * @arg:   passed to @visit
+ *
+ * The walk a refill makes over the index's leaves.  Reads only the blocks of 256 bits in [@lo, @limit) that start such a
+ * run, and the full map for the ends of runs that leave their block.
+ */
+void modern_sc_visit_runs(const struct modern_index *ix, const unsigned long *map,
+			     unsigned long lo, unsigned long limit, unsigned long nr,
+			     modern_sc_visit_fn visit, void *arg);
+
 /**
  * modern_sc_verify() - does every class agree with @map: its count, its
  * bound, its head exactly the runs before its horizon, every run marked in

@@ -19,6 +19,7 @@
 #include "modern/bitmap_internal.h"
 #include "modern/genalloc.h"
 #include "modern/index_internal.h"
+#include "modern/index_state_internal.h"
 #include "modern/orderhint_internal.h"
 #include "modern/sizeclass_internal.h"
 
@@ -147,7 +148,7 @@ static void check_run_end(const unsigned long *map, unsigned long nbits, unsigne
 	}
 }
 
-/* What modern_index_visit_runs() reports, as the caller's visitor sees it. */
+/* What modern_sc_visit_runs() reports, as the caller's visitor sees it. */
 struct visits {
 	unsigned long n;
 	unsigned long start[64], end[64];
@@ -165,7 +166,7 @@ static void record_visit(void *arg, unsigned long start, unsigned long end)
 }
 
 /*
- * modern_index_visit_runs() over [@lo, @limit) against a walk of the
+ * modern_sc_visit_runs() over [@lo, @limit) against a walk of the
  * bitmap: every maximal run of at least @nr bits that starts in the
  * stretch, in order, whole; at most 64 are compared (the count always).
  */
@@ -176,7 +177,7 @@ static void visits_checked(const struct modern_index *ix, const unsigned long *m
 	struct visits got = { 0 };
 	unsigned long p = lo, s, e, n = 0, stop = limit < nbits ? limit : nbits;
 
-	modern_index_visit_runs(ix, map, lo, limit, nr, record_visit, &got);
+	modern_sc_visit_runs(ix, map, lo, limit, nr, record_visit, &got);
 	if (p > 0 && p < nbits && !test_bit(map, p - 1))
 		p = modern_find_next_bit(map, nbits, p);
 	while (p < stop) {

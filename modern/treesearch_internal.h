@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * modern/treesearch.h - the search of the run index's tree for the blocks
+ * modern/treesearch_internal.h - the search of the run index's tree for the blocks
  * that hold a request: first fit's and the aligned fits' way to where a
  * run of nr free bits can start.
  *
@@ -10,9 +10,9 @@
  *   leftmost that holds it is followed down to its leaf (descend()).
  *   first_block_ge() starts on the level two below the root when that
  *   level has at most 32 nodes, else one below.  The dirty block's rise is
- *   not in the tree yet (THE DIRTY BLOCK in index.h): every answer is
+ *   not in the tree yet (THE DIRTY BLOCK in index_state_internal.h): every answer is
  *   checked against it (with_dirty()).  From a given block on, the climb
- *   is modern_ix_next_block_ge() in firstfit.c.
+ *   is modern_index_next_block_ge() in firstfit.c.
  *
  * INVARIANT AND COST
  *   Reads only; the tree must match the bitmap but for the dirty block.
@@ -24,7 +24,7 @@
 #ifndef GENALLOC_MODERN_TREESEARCH_H
 #define GENALLOC_MODERN_TREESEARCH_H
 
-#include "index.h"
+#include "index_state_internal.h"
 
 /* Where a search of the tree found @r (a block, or NONE) starting from
  * block @lo, the dirty block may lie before it and hold @nr. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * modern/index.h - the run index's state and the reads every part of
+ * modern/index_state_internal.h - the run index's state and the reads every part of
  * it shares (not installed): word access, the full map's next used bit,
  * the max tree's leaves and descent, the dirty block.  Private to the
  * files of the index (index.c: life cycle and upkeep; firstfit.c;
@@ -54,7 +54,7 @@
 
 #include "bitmap_internal.h"
 #include "compiler_internal.h"
-#include "maxtree.h"
+#include "maxtree_internal.h"
 
 #define BPL MODERN_BITS_PER_LONG
 #define BLOCK_SHIFT 8
@@ -105,7 +105,7 @@
  * @miss_nr:   THE MISS MEMO; @miss_nr 0 for none).  Both fit in the bytes
  *             the header's alignment leaves after @fwords.
  *
- * On chunks too small for @oh whose budget leaves room (modern_ix_points_words()), the
+ * On chunks too small for @oh whose budget leaves room (modern_index_points_words()), the
  * full map's words are followed by the grid-point map (gp_map()): one bit
  * per block, set when its first bit is free, the grid points of coarse
  * aligned requests.  It has no pointer here: the header has no byte to
@@ -122,7 +122,7 @@ struct modern_index {
 	unsigned char nfull;
 	bool oh_on;
 	bool gp_on;
-	const struct modern_index_consumer *consumer[MODERN_IX_SLOTS];
+	const struct modern_index_consumer *consumer[MODERN_INDEX_SLOTS];
 	struct modern_ohint *oh;
 	uint16_t *leaf;
 	uint32_t *max[MAX_LEVELS];
@@ -143,20 +143,20 @@ struct run {
 /* Shared by the index's files, each defined once. */
 
 /* The first used bit at or after @p, or nbits (index.c). */
-unsigned long modern_ix_next_used_slow(const struct modern_index *ix, const unsigned long *map,
+unsigned long modern_index_next_used_slow(const struct modern_index *ix, const unsigned long *map,
 				       unsigned long p);
 /* The first bit of the free run holding (or ending just below) @a (index.c). */
-unsigned long modern_ix_run_start(const struct modern_index *ix, const unsigned long *map,
+unsigned long modern_index_run_start(const struct modern_index *ix, const unsigned long *map,
 				  unsigned long a);
 /* Words of the grid-point map of a chunk of @nbits bits, 0 for none (index.c). */
-unsigned long modern_ix_points_words(unsigned long nbits);
+unsigned long modern_index_points_words(unsigned long nbits);
 /* The leftmost block after @b of value >= @nr, or MODERN_INDEX_NONE (firstfit.c). */
-unsigned long modern_ix_next_block_ge(const struct modern_index *ix, unsigned long b,
+unsigned long modern_index_next_block_ge(const struct modern_index *ix, unsigned long b,
 				      unsigned long nr);
 
 /* The scan of the chunk's last block, out of line to keep it out of its
  * callers' registers (index.c). */
-unsigned long modern_ix_find_in_last_block(const struct modern_index *ix,
+unsigned long modern_index_find_in_last_block(const struct modern_index *ix,
 					   const unsigned long *map, unsigned long p,
 					   unsigned long flip);
 
@@ -292,7 +292,7 @@ static inline unsigned long find_in_block(const struct modern_index *ix, const u
 					  unsigned long p, unsigned long flip)
 {
 	if ((p / BLOCK_BITS + 1) * BLOCK_WORDS > ix->lastw)
-		return modern_ix_find_in_last_block(ix, map, p, flip);
+		return modern_index_find_in_last_block(ix, map, p, flip);
 	return scan_block(ix, map, p, flip, false);
 }
 
@@ -308,7 +308,7 @@ static inline unsigned long free_in_block(const struct modern_index *ix, const u
 	return find_in_block(ix, map, p, ~0UL);
 }
 
-/* modern_ix_next_used_slow(), with the usual answer inlined: a used bit later in
+/* modern_index_next_used_slow(), with the usual answer inlined: a used bit later in
  * @p's own word (inside the chunk), as when a release ends at a block. */
 static MODERN_ALWAYS_INLINE unsigned long
 next_used(const struct modern_index *ix, const unsigned long *map, unsigned long p)
@@ -320,7 +320,7 @@ next_used(const struct modern_index *ix, const unsigned long *map, unsigned long
 		if (w)
 			return wi * BPL + (unsigned long)__builtin_ctzl(w);
 	}
-	return modern_ix_next_used_slow(ix, map, p);
+	return modern_index_next_used_slow(ix, map, p);
 }
 
 /* ------------------------------------------------------------ max tree */
@@ -328,6 +328,19 @@ next_used(const struct modern_index *ix, const unsigned long *map, unsigned long
 static inline uint32_t max_u32(uint32_t a, uint32_t b)
 {
 	return a > b ? a : b;
+}
+
+/*
+ * modern_index_longest() - the longest run of clear bits in the whole map:
+ * the root, or the dirty block's value where it is not in the tree yet.
+ * Inline, so that the chunk directory reads it without calling back into
+ * the index after a claim.
+ */
+static inline unsigned long modern_index_longest(const struct modern_index *ix)
+{
+	uint32_t root = ix->max[ix->nlevels - 1][0];
+
+	return ix->dirty == NO_DIRTY ? root : max_u32(root, ix->dirty_v);
 }
 
 /*
@@ -341,7 +354,7 @@ static inline uint32_t max_u32(uint32_t a, uint32_t b)
  * counts it at its old value: its exact value is kept beside (@dirty_v).
  * Every comparison of a leaf with a request of nr < LEAF_SAT is exact
  * as it stands; longer requests, which only a chunk of over 2^16 bits can
- * hold, read the saturated leaf's parent (sat_filter() in treesearch.h).
+ * hold, read the saturated leaf's parent (sat_filter() in treesearch_internal.h).
  */
 
 /* Block @b's value: @b not dirty, or the dirty one's value as stored. */
@@ -393,7 +406,7 @@ static inline unsigned long *gp_map(const struct modern_index *ix)
  * THE DIRTY BLOCK
  * A release's rise is not carried up at once: the block becomes the dirty
  * one, its ancestors still counting it at its old value (@dirty_pv), and
- * every search of the tree also looks at it (with_dirty(), treesearch.h).
+ * every search of the tree also looks at it (with_dirty(), treesearch_internal.h).
  * The walk happens when another block changes, or when a search is about
  * to claim elsewhere (settle_dirty()).  A free and then an alloc of one
  * small size raise a block and lower it back, and then neither walk

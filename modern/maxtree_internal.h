@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * modern/maxtree.h - the arithmetic of the engine's 8-ary max trees (not
- * installed): the run index's tree over its blocks (index.h), the order
+ * modern/maxtree_internal.h - the arithmetic of the engine's 8-ary max trees (not
+ * installed): the run index's tree over its blocks (index_state_internal.h), the order
  * hints' tree over theirs (orderhint.c) and the chunk directory's trees
  * over its chunks (chunkdir.c).
  *
