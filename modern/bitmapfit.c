@@ -21,31 +21,26 @@
  * the kernel would dereference NULL or, for a misaligned fixed offset,
  * WARN and fail in the same way.
  */
-static bool align_data_ok(const struct genpool_data_align *d)
+bool modern_bitmapfit_align_ok(const void *data, const struct gen_pool *pool)
 {
-	return d && d->align > 0 && (d->align & (d->align - 1)) == 0;
+	const struct genpool_data_align *d = data;
+
+	if (d && d->align > 0 && (d->align & (d->align - 1)) == 0)
+		return true;
+	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_first_fit_align", pool, 0, 0,
+			"alignment is not a power of two > 0");
+	return false;
 }
 
-static bool fixed_data_ok(const struct genpool_data_fixed *d, int order)
+bool modern_bitmapfit_fixed_ok(const void *data, const struct gen_pool *pool)
 {
-	return d && (d->offset & ((1UL << order) - 1)) == 0;
-}
+	const struct genpool_data_fixed *d = data;
 
-bool modern_bitmapfit_data_ok(genpool_algo_t algo, const void *data,
-			      const struct gen_pool *pool)
-{
-	if (algo == gen_pool_first_fit_align && !align_data_ok(data)) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_first_fit_align",
-				pool, 0, 0, "alignment is not a power of two > 0");
-		return false;
-	}
-	if (algo == gen_pool_fixed_alloc && !fixed_data_ok(data, pool->min_alloc_order)) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_fixed_alloc",
-				pool, data ? ((const struct genpool_data_fixed *)data)->offset : 0,
-				0, "offset is not a whole number of granules");
-		return false;
-	}
-	return true;
+	if (d && (d->offset & ((1UL << pool->min_alloc_order) - 1)) == 0)
+		return true;
+	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_fixed_alloc", pool,
+			d ? d->offset : 0, 0, "offset is not a whole number of granules");
+	return false;
 }
 
 /**
@@ -84,7 +79,7 @@ unsigned long modern_gen_pool_first_fit_align(unsigned long *map, unsigned long 
 {
 	unsigned long mask, off;
 
-	if (!modern_bitmapfit_data_ok(gen_pool_first_fit_align, data, pool))
+	if (!modern_bitmapfit_align_ok(data, pool))
 		return size;
 	modern_bitmapfit_grid((unsigned long)((const struct genpool_data_align *)data)->align,
 			      pool->min_alloc_order, start_addr, &mask, &off);
@@ -165,7 +160,7 @@ unsigned long modern_gen_pool_fixed_alloc(unsigned long *map, unsigned long size
 	unsigned long offset_bit, found;
 
 	(void)start_addr;
-	if (!modern_bitmapfit_data_ok(gen_pool_fixed_alloc, data, pool))
+	if (!modern_bitmapfit_fixed_ok(data, pool))
 		return size;
 	offset_bit = d->offset >> pool->min_alloc_order;
 	if (offset_bit >= size || start > size - offset_bit)

@@ -11,20 +11,19 @@
 #include "genalloc.h"
 
 /**
- * modern_bitmapfit_data_ok() - validate a built-in algorithm's data
- * @algo: the algorithm about to be used
- * @data: its data
- * @pool: the pool (for the granule size and the report)
+ * modern_bitmapfit_align_ok() - is @data a struct genpool_data_align with an
+ * alignment that is a power of two > 0?
+ * modern_bitmapfit_fixed_ok() - is @data a struct genpool_data_fixed whose
+ * offset is a whole number of @pool's granules?
  *
  * The algorithms check their data themselves, but they run once per chunk;
- * the pool checks first so that one bad request gives one WARN and no
- * chunk is searched.
+ * the pool checks first (the table's DATA_OK) so that one bad request gives
+ * one WARN and no chunk is searched.
  *
- * Return: true if @data suits @algo (always, for algorithms without data);
- * false after a WARN EINVAL naming the algorithm.
+ * Return: true, or false after a WARN EINVAL naming the algorithm.
  */
-bool modern_bitmapfit_data_ok(genpool_algo_t algo, const void *data,
-			      const struct gen_pool *pool);
+bool modern_bitmapfit_align_ok(const void *data, const struct gen_pool *pool);
+bool modern_bitmapfit_fixed_ok(const void *data, const struct gen_pool *pool);
 
 /**
  * modern_bitmapfit_grid() - the granule grid of an alignment

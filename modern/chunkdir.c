@@ -22,7 +22,7 @@
  * chunks most candidates are such, each visited only to hear "no" from its
  * index's miss memo.  So the directory can be aimed at one aligned family (order-
  * aligned fit, or first_fit_align at one alignment), and then keeps a
- * max-tree over each chunk's modern_algo_aligned_bound() for it: its
+ * max-tree over each chunk's modern_algo_grid_bound() for it: its
  * longest run, or less where the chunk's last aligned search that found
  * nothing rules the longer requests out.  A request of that family climbs
  * this tree instead, and meets only chunks that may hold it.  The bound
@@ -93,10 +93,9 @@ size_t modern_dir_bytes(const struct modern_chunk_dir *dir)
 /* The aimed tree's value of @chunk: 0 (never a fit) while unaimed. */
 static uint32_t aim_value(const struct modern_chunk_dir *dir, const struct gen_pool_chunk *chunk)
 {
-	if (dir->aim.kind == MODERN_ALGO_USER)
+	if (!dir->aim.on)
 		return 0;
-	return modern_dir_clamp(modern_algo_aligned_bound(chunk, dir->aim.kind, dir->aim.align,
-							  dir->aim.order));
+	return modern_dir_clamp(modern_algo_grid_bound(chunk, dir->aim.key, dir->aim.order));
 }
 
 /* The largest of a node's eight children. */
@@ -209,14 +208,13 @@ void modern_dir_set_aim_leaf(struct modern_chunk_dir *dir, size_t slot)
 		set_leaf(&dir->atree, slot, v);
 }
 
-bool modern_dir_reaim(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
-		      unsigned long align, int order)
+bool modern_dir_reaim(struct modern_chunk_dir *dir, unsigned long key, int order)
 {
 	size_t i;
 
-	if (dir->aim.kind != MODERN_ALGO_USER && ++dir->unaimed < dir->n)
+	if (dir->aim.on && ++dir->unaimed < dir->n)
 		return false;
-	dir->aim = (struct modern_dir_aim){ kind, kind == MODERN_ALGO_ALIGN ? align : 0, order };
+	dir->aim = (struct modern_dir_aim){ true, key, order };
 	dir->unaimed = 0;
 	for (i = 0; i < dir->n; i++)
 		dir->atree.level[0][i] = aim_value(dir, dir->chunk[i]);

@@ -48,15 +48,15 @@ struct modern_chunk_dir_entry {
 };
 
 /**
- * struct modern_dir_aim - the aligned family the second tree speaks for
- * @kind:  MODERN_ALGO_ORDER_ALIGN or MODERN_ALGO_ALIGN; MODERN_ALGO_USER
- *         while the directory is aimed at none
- * @align: MODERN_ALGO_ALIGN's alignment in bytes
+ * struct modern_dir_aim - the grid the second tree speaks for
+ * @on:    false while the directory is aimed at none
+ * @key:   the grid's key (modern_algo_grid(): an alignment in bytes, or 0
+ *         for order-aligned requests)
  * @order: the pool's min_alloc_order
  */
 struct modern_dir_aim {
-	enum modern_algo_kind kind;
-	unsigned long align;
+	bool on;
+	unsigned long key;
 	int order;
 };
 
@@ -66,7 +66,7 @@ struct modern_dir_aim {
  * @cap:     slots allocated (a power of two, or 0)
  * @chunk:   chunk per slot
  * @tree:    each chunk's longest free run
- * @atree:   each chunk's modern_algo_aligned_bound() for @aim (all 0
+ * @atree:   each chunk's modern_algo_grid_bound() for @aim (all 0
  *           while unaimed)
  * @by_addr: @n entries sorted by start address
  * @aim:     the family of @atree
@@ -146,7 +146,7 @@ void modern_dir_set_aim_leaf(struct modern_chunk_dir *dir, size_t slot);
  */
 static inline void modern_dir_refresh_aim(struct modern_chunk_dir *dir, size_t slot)
 {
-	if (dir->aim.kind != MODERN_ALGO_USER)
+	if (dir->aim.on)
 		modern_dir_set_aim_leaf(dir, slot);
 }
 
@@ -219,36 +219,29 @@ static inline size_t modern_dir_prev_fit_aimed(const struct modern_chunk_dir *di
 	return modern_dir_prev_fit_in(dir, &dir->atree, slot, nr);
 }
 
-/** modern_dir_reaim() - modern_dir_aim_at() for a family other than the
+/** modern_dir_reaim() - modern_dir_aim_at() for a grid other than the
  * one aimed at (or none), on a directory of two chunks or more */
-bool modern_dir_reaim(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
-		      unsigned long align, int order);
+bool modern_dir_reaim(struct modern_chunk_dir *dir, unsigned long key, int order);
 
 /**
- * modern_dir_aim_at() - may an aligned request of this family walk the
- * aimed tree?  Aims the directory at it first where that pays.
+ * modern_dir_aim_at() - may an aligned request on this grid walk the aimed
+ * tree?  Aims the directory at it first where that pays.
  * @dir:   the directory
- * @kind:  MODERN_ALGO_ORDER_ALIGN or MODERN_ALGO_ALIGN
- * @align: MODERN_ALGO_ALIGN's alignment in bytes (a power of two)
+ * @key:   the grid's key (the row's GRID of the request's data)
  * @order: the pool's min_alloc_order
  *
  * Aiming rebuilds the tree, O(chunks): it happens for the first aligned
  * request once the pool has two chunks, then only after as many requests
- * of other families as there are chunks, so that mixed families cost
- * O(1) a request on average.
+ * on other grids as there are chunks, so that mixed grids cost O(1) a
+ * request on average.
  *
- * Return: true if the tree speaks for this family.
+ * Return: true if the tree speaks for this grid.
  */
-static inline bool modern_dir_aim_at(struct modern_chunk_dir *dir, enum modern_algo_kind kind,
-				     unsigned long align, int order)
+static inline bool modern_dir_aim_at(struct modern_chunk_dir *dir, unsigned long key, int order)
 {
-#ifdef MODERN_ABLATE_AIM
-	/* Measurement only (bench/FINDINGS.md): never aimed. */
-	return false;
-#endif
-	if (dir->aim.kind == kind && (kind != MODERN_ALGO_ALIGN || dir->aim.align == align))
+	if (dir->aim.on && dir->aim.key == key)
 		return true;
-	return dir->n >= 2 && modern_dir_reaim(dir, kind, align, order);
+	return dir->n >= 2 && modern_dir_reaim(dir, key, order);
 }
 
 /** modern_dir_upper_bound() - the first by_addr entry whose start is above @addr */

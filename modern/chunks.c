@@ -146,10 +146,12 @@ static int publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk)
 	return rc;
 }
 
-/* Does @algo search through aligned-fit hints (modern/orderhint.c)? */
+/* Does @algo search an aligned grid, through the hints (modern/orderhint.c)? */
 static bool aligned_algo(genpool_algo_t algo)
 {
-	return algo == gen_pool_first_fit_order_align || algo == gen_pool_first_fit_align;
+	const struct modern_algo *row = modern_algo_row(algo);
+
+	return row && row->grid;
 }
 
 /* @used: every whole granule starts out allocated (gen_pool_add_used()). */

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 
 #include "algo_internal.h"
-#include "bitmapfit_internal.h"
 #include "bitmap_internal.h"
 #include "compiler_internal.h"
 #include "chunkdir_internal.h"
@@ -113,34 +112,34 @@ static bool claim_in_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 /*
  * Indexed mode: the search, the claim and the index update happen under the
  * pool's lock, so the index always matches the bitmap when it is searched.
- * A built-in algorithm is answered by the index (the same answer as its
- * bitmap scan); any other one searches the bitmap, and the index is told
- * which bits it claimed.
+ * A row of the algorithm table is answered by its @search through the index
+ * (the same answer as its bitmap scan); a custom algorithm (@search NULL)
+ * searches the bitmap, and the index is told which bits it claimed.
  */
 static MODERN_ALWAYS_INLINE bool
-claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
-	      unsigned long nbits, genpool_algo_t algo,
-	      enum modern_algo_kind kind, void *data, unsigned long *bit)
+claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long nbits,
+	      genpool_algo_t algo, modern_algo_search_t search, unsigned int flags,
+	      void *data, unsigned long *bit)
 {
 	struct modern_index *ix = chunk->index;
 	unsigned long run_end;
 
 	if (!ix)
 		return claim_in_chunk(pool, chunk, nbits, algo, data, bit);
-	if (!modern_algo_indexed(kind, data, pool, chunk, nbits, bit, &run_end)) {
+	if (!search) {
 		if (!claim_in_chunk(pool, chunk, nbits, algo, data, bit))
 			return false;
 		modern_index_update(ix, chunk->bits, *bit, nbits);
 		return true;
 	}
+	*bit = search(pool, chunk, nbits, data, &run_end);
 	if (*bit >= chunk->nbits)
 		return false;
 	modern_bitmap_set_excl(chunk->bits, *bit, nbits);
-	/* The search saw where its run ends: the update need not look.  First
-	 * fit's and best fit's answer starts the run; an aligned one may not. */
+	/* The search saw where its run ends: the update need not look. */
 	if (run_end == MODERN_INDEX_NONE)
 		modern_index_update(ix, chunk->bits, *bit, nbits);
-	else if (kind == MODERN_ALGO_FIRST_FIT || kind == MODERN_ALGO_BEST_FIT)
+	else if (flags & MODERN_ALGO_STARTS_RUN)
 		modern_index_claim_run(ix, chunk->bits, *bit, nbits, run_end);
 	else
 		modern_index_claim_within(ix, chunk->bits, *bit, nbits, run_end);
@@ -149,50 +148,34 @@ claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 
 /* Try the chunk in @slot; on success the directory learns its new longest run. */
 static MODERN_ALWAYS_INLINE bool
-alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size,
-	      unsigned long nbits, genpool_algo_t algo,
-	      enum modern_algo_kind kind, void *data,
-	      unsigned long *addr, void **owner)
+alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size, unsigned long nbits,
+	      genpool_algo_t algo, modern_algo_search_t search, unsigned int flags,
+	      void *data, unsigned long *addr, void **owner)
 {
 	struct gen_pool_chunk *chunk = modern_dir_chunk(pool->dir, slot);
 	unsigned long bit;
 
 	if (!chunk_may_fit(chunk, size) ||
-	    !claim_indexed(pool, chunk, nbits, algo, kind, data, &bit))
+	    !claim_indexed(pool, chunk, nbits, algo, search, flags, data, &bit))
 		return false;
 	modern_dir_refresh_chunk(pool->dir, slot, chunk);
 	*addr = hand_out(pool, chunk, bit, nbits, owner, true);
 	return true;
 }
 
-static bool aligned_kind(enum modern_algo_kind kind)
-{
-	return kind == MODERN_ALGO_ALIGN || kind == MODERN_ALGO_ORDER_ALIGN;
-}
-
-/* May this aligned request walk the directory's aimed tree (chunkdir.c)? */
-static bool aim_dir(struct gen_pool *pool, enum modern_algo_kind kind, const void *data)
-{
-	unsigned long align = 0;
-
-	if (kind == MODERN_ALGO_ALIGN)
-		align = (unsigned long)((const struct genpool_data_align *)data)->align;
-	return modern_dir_aim_at(pool->dir, kind, align, pool->min_alloc_order);
-}
-
 /*
  * Chunks in the kernel's order (newest first, i.e. descending slot).  For a
- * built-in algorithm the directory jumps straight to the next chunk whose
- * longest free run can hold the request; a user algorithm sees them all.
+ * row of the table the directory jumps straight to the next chunk whose
+ * longest free run (or, for a @grid row, whose bound on that grid) can
+ * hold the request; a custom algorithm sees them all.
  *
- * This and the two above are forced inline into each alloc_<algorithm>()
+ * This and the two above are forced inline into each row's alloc_<ID>()
  * below and into alloc_other(): a call between them would spill the
- * search's state, and in the copies of one algorithm the constant
- * arguments fold away.
+ * search's state, and in a row's copy its constant columns fold away.
  */
 static MODERN_ALWAYS_INLINE unsigned long
-alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
-	      genpool_algo_t algo, enum modern_algo_kind kind,
+alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_algo_t algo,
+	      modern_algo_search_t search, modern_algo_grid_t grid, unsigned int flags,
 	      void *data, void **owner)
 {
 	unsigned long addr = 0;
@@ -203,16 +186,17 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 		modern_refuse_reentry(pool, "gen_pool_alloc", 0, size);
 		return 0;
 	}
-	aimed = aligned_kind(kind) && aim_dir(pool, kind, data);
+	aimed = grid && modern_dir_aim_at(pool->dir, grid(data), pool->min_alloc_order);
 	slot = modern_dir_count(pool->dir);
 	while (slot-- > 0) {
-		if (kind != MODERN_ALGO_USER) {
+		if (search) {
 			slot = aimed ? modern_dir_prev_fit_aimed(pool->dir, slot, nbits)
 				     : modern_dir_prev_fit(pool->dir, slot, nbits);
 			if (slot == MODERN_DIR_NONE)
 				break;
 		}
-		if (alloc_in_slot(pool, slot, size, nbits, algo, kind, data, &addr, owner))
+		if (alloc_in_slot(pool, slot, size, nbits, algo, search, flags, data, &addr,
+				  owner))
 			break;
 		/* The chunk's index may now remember this miss. */
 		modern_dir_refresh_aim(pool->dir, slot);
@@ -222,71 +206,41 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 }
 
 /*
- * The common requests - a built-in algorithm, every chunk, no owner wanted
- * - each through a copy of alloc_indexed() of its own: with the algorithm
- * and the owner constant, the tests on them fold away and the
- * search's state stays in registers instead of being spilled around every
- * call (bench/FINDINGS.md measures it against alloc_other()).
+ * The common requests - a row of the table, every chunk, no owner wanted -
+ * each through a copy of alloc_indexed() of its own, generated from the
+ * table: with the row's columns and the owner constant, the tests on them
+ * fold away and the search's state stays in registers instead of being
+ * spilled around every call.
  */
-static MODERN_NOINLINE unsigned long
-alloc_first_fit(struct gen_pool *pool, size_t size, unsigned long nbits)
-{
-	return alloc_indexed(pool, size, nbits, gen_pool_first_fit, MODERN_ALGO_FIRST_FIT,
-			     NULL, NULL);
-}
+#define MODERN_ALGO_PATH(ID, FN, DATA_OK, SEARCH, GRID, FLAGS)                        \
+	static MODERN_NOINLINE unsigned long alloc_##ID(struct gen_pool *pool,       \
+							size_t size,                 \
+							unsigned long nbits,         \
+							void *data)                  \
+	{                                                                             \
+		if (!DATA_OK(data, pool))                                             \
+			return 0;                                                     \
+		return alloc_indexed(pool, size, nbits, FN, SEARCH, GRID, FLAGS, data, \
+				     NULL);                                           \
+	}
+MODERN_ALGO_TABLE(MODERN_ALGO_PATH)
+#undef MODERN_ALGO_PATH
 
-static MODERN_NOINLINE unsigned long
-alloc_best_fit(struct gen_pool *pool, size_t size, unsigned long nbits)
-{
-	return alloc_indexed(pool, size, nbits, gen_pool_best_fit, MODERN_ALGO_BEST_FIT,
-			     NULL, NULL);
-}
-
-static MODERN_NOINLINE unsigned long
-alloc_order_align(struct gen_pool *pool, size_t size, unsigned long nbits)
-{
-	return alloc_indexed(pool, size, nbits, gen_pool_first_fit_order_align,
-			     MODERN_ALGO_ORDER_ALIGN, NULL, NULL);
-}
-
-/* first_fit_align and fixed_alloc: their data checked, then as above. */
-static MODERN_ALWAYS_INLINE unsigned long
-alloc_with_data(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_algo_t algo,
-		enum modern_algo_kind kind, void *data)
-{
-	if (!modern_bitmapfit_data_ok(algo, data, pool))
-		return 0;
-	return alloc_indexed(pool, size, nbits, algo, kind, data, NULL);
-}
-
-static MODERN_NOINLINE unsigned long
-alloc_align(struct gen_pool *pool, size_t size, unsigned long nbits, void *data)
-{
-	return alloc_with_data(pool, size, nbits, gen_pool_first_fit_align, MODERN_ALGO_ALIGN,
-			       data);
-}
-
-static MODERN_NOINLINE unsigned long
-alloc_fixed(struct gen_pool *pool, size_t size, unsigned long nbits, void *data)
-{
-	return alloc_with_data(pool, size, nbits, gen_pool_fixed_alloc, MODERN_ALGO_FIXED, data);
-}
-
-/* Every other request: a data check for the algorithms that take data,
- * then the indexed or the lock-free search. */
+/* Every other request - an owner wanted, a lock-free pool, or a custom
+ * algorithm: the row's data check, then the indexed or the lock-free
+ * search. */
 static MODERN_NOINLINE unsigned long
 alloc_other(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_algo_t algo,
-	    enum modern_algo_kind kind, void *data, void **owner)
+	    const struct modern_algo *row, void *data, void **owner)
 {
 	struct gen_pool_chunk *chunk;
 	unsigned long bit;
 
-	/* Only these two take data. */
-	if ((kind == MODERN_ALGO_ALIGN || kind == MODERN_ALGO_FIXED) &&
-	    !modern_bitmapfit_data_ok(algo, data, pool))
+	if (row && !row->data_ok(data, pool))
 		return 0;
 	if (!pool->lockless)
-		return alloc_indexed(pool, size, nbits, algo, kind, data, owner);
+		return alloc_indexed(pool, size, nbits, algo, row ? row->search : NULL,
+				     row ? row->grid : NULL, row ? row->flags : 0, data, owner);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
 		if (chunk_may_fit(chunk, size) &&
 		    claim_in_chunk(pool, chunk, nbits, algo, data, &bit))
@@ -296,14 +250,14 @@ alloc_other(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_alg
 
 /*
  * The checks every request shares, done without a stack frame; then the
- * default request or any other.  Forced inline so that each entry point's
+ * row's own path or any other.  Forced inline so that each entry point's
  * constant owner folds away.
  */
 static MODERN_ALWAYS_INLINE unsigned long
 pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo, void *data, void **owner)
 {
 	int order = pool->min_alloc_order;
-	enum modern_algo_kind kind;
+	enum modern_algo_id id;
 	unsigned long last, nbits;
 
 	if (owner)
@@ -320,20 +274,20 @@ pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo, void *data, 
 	nbits = last + 1;
 	if (!algo)
 		algo = gen_pool_first_fit;
-	kind = modern_algo_kind_of(algo);
+	id = modern_algo_of(algo);
 	if (!owner && !pool->lockless) {
-		if (kind == MODERN_ALGO_FIRST_FIT)
-			return alloc_first_fit(pool, size, nbits);
-		if (kind == MODERN_ALGO_BEST_FIT)
-			return alloc_best_fit(pool, size, nbits);
-		if (kind == MODERN_ALGO_ORDER_ALIGN)
-			return alloc_order_align(pool, size, nbits);
-		if (kind == MODERN_ALGO_ALIGN)
-			return alloc_align(pool, size, nbits, data);
-		if (kind == MODERN_ALGO_FIXED)
-			return alloc_fixed(pool, size, nbits, data);
+		switch (id) {
+#define MODERN_ALGO_CASE(ID, FN, DATA_OK, SEARCH, GRID, FLAGS) \
+		case MODERN_ALGO_##ID:                         \
+			return alloc_##ID(pool, size, nbits, data);
+		MODERN_ALGO_TABLE(MODERN_ALGO_CASE)
+#undef MODERN_ALGO_CASE
+		case MODERN_ALGO_NONE:
+			break;
+		}
 	}
-	return alloc_other(pool, size, nbits, algo, kind, data, owner);
+	return alloc_other(pool, size, nbits, algo, id == MODERN_ALGO_NONE ? NULL : &modern_algos[id],
+			   data, owner);
 }
 
 unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
