@@ -59,12 +59,19 @@ BASE_CPPFLAGS := -D_GNU_SOURCE -I.
 VARIANT_CFLAGS_release := -O2 -falign-loops=32
 ALIGN_JUMPS := $(shell $(CC) -falign-jumps=32 -Werror -x c -c /dev/null -o /dev/null \
 	2>/dev/null && echo -falign-jumps=32)
+VARIANT_CFLAGS_checked := -O2
 VARIANT_CFLAGS_debug := -O0
 VARIANT_CFLAGS_asan := -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 VARIANT_CFLAGS_tsan := -O1 -fsanitize=thread
 VARIANT_CFLAGS_coverage := -O0 --coverage
 VARIANT_CPPFLAGS_coverage := -DGENALLOC_TEST_COVERAGE
+# The engine's invariants are asserted (modern/assert_internal.h) in every
+# build that runs the tests but coverage, whose gate counts branches.
+VARIANT_CPPFLAGS_checked := -DGENALLOC_ASSERTS
+VARIANT_CPPFLAGS_debug := -DGENALLOC_ASSERTS
+VARIANT_CPPFLAGS_asan := -DGENALLOC_ASSERTS
+VARIANT_CPPFLAGS_tsan := -DGENALLOC_ASSERTS
 VARIANT_LDFLAGS_asan := -fsanitize=address,undefined
 VARIANT_LDFLAGS_tsan := -fsanitize=thread
 VARIANT_LDFLAGS_coverage := --coverage
@@ -77,8 +84,8 @@ VARIANT_CK_TIMEOUT_asan := 3
 VARIANT_CK_TIMEOUT_tsan := 10
 VARIANT_CK_TIMEOUT_coverage := 10
 
-ifeq ($(filter $(VARIANT),release debug asan tsan coverage),)
-$(error unknown VARIANT '$(VARIANT)': use release, debug, asan, tsan or coverage)
+ifeq ($(filter $(VARIANT),release checked debug asan tsan coverage),)
+$(error unknown VARIANT '$(VARIANT)': use release, checked, debug, asan, tsan or coverage)
 endif
 
 # A compiler other than the default gets its own trees too.
@@ -190,9 +197,12 @@ $(TEST_OBJS): | deps-check
 CK_TIMEOUT ?= $(or $(VARIANT_CK_TIMEOUT_$(VARIANT)),1)
 TEST_WRAPPER ?=
 
+# make check runs in the checked build (release optimisation with the
+# engine's assertions) unless VARIANT is given.
+CHECK_VARIANT := $(if $(filter file,$(origin VARIANT)),checked,$(VARIANT))
 check:
 	@$(MAKE) --no-print-directory deps-check
-	@$(MAKE) --no-print-directory VARIANT=$(VARIANT) check-run
+	@$(MAKE) --no-print-directory VARIANT=$(CHECK_VARIANT) check-run
 
 # Who may include what (test/include-rules.txt).
 check-includes:
@@ -211,7 +221,7 @@ check-run: $(TEST_BIN) $(CHECK_PROGRAMS)
 .PHONY: check-deps
 check-deps:
 	@bash test/deps/test_deps.sh
-ifeq ($(B),build/release)
+ifeq ($(B),build/checked)
 CHECK_TARGETS += check-deps
 endif
 
@@ -390,7 +400,7 @@ help-core:
 	@echo '  uninstall       remove what install put in place'
 	@echo '  clean           remove build/'
 	@echo '  help            this list'
-	@echo 'Variables: VARIANT=release|debug|asan|tsan|coverage  CC=gcc|clang  SUITE=<name>'
+	@echo 'Variables: VARIANT=release|checked|debug|asan|tsan|coverage  CC=gcc|clang  SUITE=<name>'
 	@echo '           CK_TIMEOUT=<n> (Check timeouts times n; slow variants set their own)'
 
 -include $(LIB_OBJS:.o=.d) $(TEST_OBJS:.o=.d)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "algo_internal.h"
+#include "assert_internal.h"
 #include "bitmap_internal.h"
 #include "compiler_internal.h"
 #include "chunkdir_internal.h"
@@ -102,6 +103,9 @@ static bool claim_in_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 			return false;
 		remain = modern_bitmap_set_ll(chunk->bits, start, nbits);
 		if (!remain) {
+			MODERN_ASSERT(pool, modern_inv_run_used(chunk, start, nbits),
+				      chunk->start_addr + (start << pool->min_alloc_order),
+				      nbits << pool->min_alloc_order);
 			*bit = start;
 			return true;
 		}
@@ -130,11 +134,17 @@ claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long
 		if (!claim_in_chunk(pool, chunk, nbits, algo, data, bit))
 			return false;
 		modern_index_update(ix, chunk->bits, *bit, nbits);
+		MODERN_ASSERT(pool, modern_inv_index_matches(chunk), chunk->start_addr, 0);
 		return true;
 	}
 	*bit = search(pool, chunk, nbits, data, &run_end);
+	MODERN_ASSERT(pool, modern_inv_same_answer(pool, chunk, algo, data, nbits, *bit),
+		      chunk->start_addr, nbits << pool->min_alloc_order);
 	if (*bit >= chunk->nbits)
 		return false;
+	MODERN_ASSERT(pool, modern_inv_run_free(chunk, *bit, nbits),
+		      chunk->start_addr + (*bit << pool->min_alloc_order),
+		      nbits << pool->min_alloc_order);
 	modern_bitmap_set_excl(chunk->bits, *bit, nbits);
 	/* The search saw where its run ends: the update need not look. */
 	if (run_end == MODERN_INDEX_NONE)
@@ -143,6 +153,7 @@ claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long
 		modern_index_claim_run(ix, chunk->bits, *bit, nbits, run_end);
 	else
 		modern_index_claim_within(ix, chunk->bits, *bit, nbits, run_end);
+	MODERN_ASSERT(pool, modern_inv_index_matches(chunk), chunk->start_addr, 0);
 	return true;
 }
 
@@ -486,8 +497,12 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 	if (ok) {
 		if (pool->records)
 			modern_records_unmark(chunk, start, false);
+		MODERN_ASSERT(pool, !modern_inv_run_used(chunk, start, nbits) &&
+				    modern_inv_run_free(chunk, start, nbits),
+			      addr, nbits << pool->min_alloc_order);
 		if (chunk->index)
 			modern_index_update(chunk->index, chunk->bits, start, nbits);
+		MODERN_ASSERT(pool, modern_inv_index_matches(chunk), chunk->start_addr, 0);
 		modern_dir_refresh_chunk(pool->dir, slot, chunk);
 		avail_add_locked(chunk, (long)(nbits << pool->min_alloc_order));
 	}

@@ -23,7 +23,7 @@ $(TRACEE): test/bench/tracee/main.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
 
-ifneq ($(filter release debug,$(VARIANT)),)
+ifneq ($(filter release checked debug,$(VARIANT)),)
 .PHONY: check-compare-cli
 check-compare-cli: $(BENCH_COMPARE) $(BENCH_TRACER) $(TRACEE)
 	sh test/bench/compare_cli.sh $(BENCH_COMPARE)
@@ -33,7 +33,7 @@ endif
 
 # bench/map.sh on hand-made dumps and the dumper's (test/bench/map_cli.sh),
 # in README's make check only: a shell script, the same under any build.
-ifeq ($(B),build/release)
+ifeq ($(B),build/checked)
 .PHONY: check-map
 check-map: $(B)/test/dump/dumper | deps-gnuplot deps-jq deps-xmllint
 	@sh test/bench/map_cli.sh $(B)/test/dump/dumper
