@@ -15,7 +15,7 @@ MAX_FIRST_CALL=70
 header=modern/genalloc.h
 bad=0
 
-first=$(grep -nE '^static inline [^(]*\bgen_pool_[a-z_]+\(' "$header" | head -n 1 | cut -d: -f1)
+first=$(grep -m 1 -nE '^static inline [^(]*\bgen_pool_[a-z_]+\(' "$header" | cut -d: -f1)
 if [ -z "$first" ]; then
 	echo "manual: $header declares no gen_pool_* call"; bad=1
 elif [ "$first" -gt "$MAX_FIRST_CALL" ]; then
