@@ -68,42 +68,22 @@
  *  A program that depends on the exact addresses of the 2005 code must use
  *  the buddy backend.
  *
- * ERRORS go through the library-wide hook (common/error.h), as in the
- * engines: every misuse is found before anything is written and, if the hook
- * returns, the call returns its failure value with the pool unchanged.  BUG
- * (the default hook aborts): double free (EDOUBLEFREE), free with the wrong
- * size (ESIZE), free inside a live block (EFOREIGN), misaligned free or
- * donation (EMISALIGNED), donation overlapping known memory (EOVERLAP), a
- * range that wraps the address space (ERANGE), destroy with live blocks
- * (EBUSY), a bad chunk from get_new_chunk (EMISALIGNED, ERANGE, EOVERLAP:
- * the chunk is not used).  WARN (printed, then the call fails): NULL pool,
- * negative size, address 0, bad max_chunk_shift, negative nr_chunks, an
- * unknown backend (all EINVAL; a bad max_chunk_shift, nr_chunks or negative
- * size is named in err->arg with its value in err->arg_value, and every
- * message is the buddy engine's).  The function named in a report is the
- * 2005 name of the call (gen_pool_alloc, gen_pool_free, ...); reports from
- * creation, prefill included, name alloc_gen_pool whichever of its names
- * was called (gen_pool_create, gen_pool_create_backend).  The pool named in a report is the compat pool,
- * except for errors the buddy engine finds itself (misused frees, bad
- * chunks, check), which name the engine's internal pool.
- *
- * THREADS.  All calls on one pool may run concurrently, except
- * gen_pool_destroy(), which must be the last, and compat_gen_pool_check(),
- * which wants a quiet pool.  get_new_chunk runs with no pool lock held; it
- * may donate into the pool.  It may allocate from the pool too, but on
- * either backend a request the pool cannot serve from the memory it has
- * calls get_new_chunk again, from inside this call: such a callback must
- * bound its own recursion.  compat_gen_pool_stats() may run at any time and
- * reads one state of the pool on either backend.
- *
- * SIGNALS.  No call is async-signal-safe.  A signal handler (or a callback)
- * that calls into a pool while its own thread is inside a locked call on
- * that pool is refused instead of waiting for itself forever: WARN
- * EREENTRY and the call's failure value (a free frees nothing).  On the
- * bitmap backend only growth, donation and inspection take the backend's
- * lock; allocation and free of known memory take the engine's, so which
- * calls meet a held lock differs between the backends.  A handler that
- * interrupts a thread outside the pool is served as usual.
+ * THE MANUAL IS legacy/genalloc.h's, on both backends: its ERRORS, THREADS
+ * and SIGNALS, and each call's contract and misuse answers, hold here for
+ * the call of the same name (compat_gen_pool_alloc() as
+ * legacy_gen_pool_alloc(), ...), except where a comment below says what
+ * differs.  What differs in every call:
+ *  - Reports name the 2005 call (gen_pool_alloc, gen_pool_free, ...);
+ *    those from creation, prefill included, name alloc_gen_pool whichever
+ *    of its names was called.  The pool named is the compat pool, except
+ *    for errors the buddy engine finds itself (misused frees, bad chunks,
+ *    check), which name the engine's internal pool.  An unknown backend is
+ *    one more WARN EINVAL.
+ *  - compat_gen_pool_check() wants a quiet pool.
+ *  - On the bitmap backend only growth, donation and inspection take the
+ *    backend's lock; allocation and free of known memory take the
+ *    engine's, so which calls a re-entering signal handler meets locked
+ *    (and is refused by, WARN EREENTRY) differs between the backends.
  */
 #ifndef GENALLOC_COMPAT_GENALLOC_H
 #define GENALLOC_COMPAT_GENALLOC_H
@@ -188,17 +168,12 @@ struct gen_pool {
  *                   by donation (then @nr_chunks must be 0)
  * @data:            stored in pool->private for the callback
  *
- * @get_new_chunk is called up to @nr_chunks times, stopping at the first 0,
- * at a bad chunk (reported as in gen_pool_alloc()) or where there is no
- * memory to record one more chunk (as in gen_pool_alloc(): the callback is
- * not called, or on the bitmap backend its chunk may be kept aside); the
- * pool is returned either way, with the chunks it could record.  The
- * callback already sees the finished pool (->private, ->max_chunk_shift)
- * and may free (donate) into it, as in 2005.
- *
- * Misuse (WARN EINVAL, NULL): an unknown @backend or GENALLOC_BACKEND value;
- * @max_chunk_shift negative, between 1 and ALLOC_MIN_SHIFT - 1, or above the
- * page shift + 10; a negative @nr_chunks; @nr_chunks > 0 with no callback.
+ * As legacy_alloc_gen_pool(), prefill and misuse included; in addition an
+ * unknown @backend or GENALLOC_BACKEND value is WARN EINVAL, NULL.  On the
+ * bitmap backend a prefill chunk that finds no memory for the engine's
+ * record is kept aside (see compat_gen_pool_alloc()).  The callback already
+ * sees the finished pool (->private, ->max_chunk_shift) and may free
+ * (donate) into it, as in 2005.
  *
  * Return: the pool, or NULL (misuse, or no memory for the bookkeeping).
  */
@@ -224,12 +199,8 @@ GENALLOC_API struct gen_pool *compat_alloc_gen_pool(int nr_chunks, int max_chunk
  * compat_gen_pool_destroy() - free a pool's bookkeeping
  * @pool: the pool, or NULL (nothing happens)
  *
- * The managed memory is neither read nor written, and chunks obtained from
- * the callback are not given back (2005 had no way to): release them with
- * compat_gen_pool_for_each_region() first.
- *
- * Misuse: live blocks still allocated: BUG EBUSY; if the hook returns, the
- * pool is not destroyed and stays usable.
+ * As legacy_gen_pool_destroy(), live blocks (BUG EBUSY) included: release
+ * the chunks with compat_gen_pool_for_each_region() first.
  */
 GENALLOC_API void compat_gen_pool_destroy(struct gen_pool *pool);
 
@@ -249,33 +220,17 @@ GENALLOC_API enum compat_backend compat_gen_pool_backend(const struct gen_pool *
  * @pool: the pool
  * @size: bytes wanted; rounded up to a power of two, at least 32
  *
- * The block is aligned to its rounded size.  Where it lies depends on the
- * backend (see the table above).  If no free block fits, get_new_chunk is
- * called (no lock held), its chunk added, and the request retried.  If it
- * returns 0, a block freed or donated meanwhile (even by the callback
- * itself) is still used on the bitmap backend; the buddy backend, like the
- * 2005 code, then looks only at the chunk-sized list, so it uses such a
- * block only if it is chunk-sized (2005 lost even that one) and otherwise
- * returns 0, the smaller block staying free for the next request.
- *
- * @size above the chunk size: 0, the callback is not called, no report.
- *
- * Out of memory for the pool's own bookkeeping: 0, no report, and no chunk
- * is ever lost.  The record of a new chunk is allocated before
- * get_new_chunk is called; without it the callback is not called and the
- * pool is unchanged.  The bitmap backend needs memory once more after the
- * callback, for the engine's record of the chunk; without it the chunk is
- * kept aside - not free, not in obtained_bytes, but visited by
- * compat_gen_pool_for_each_region() - and the next growth takes it instead
- * of calling get_new_chunk.  Either way each chunk is asked for once, and
- * the pool grows through the same chunks as one that never ran short.
- * Allocating from memory the pool already has allocates nothing, on either
- * backend; nor does freeing a block it gave.
- *
- * Misuse: NULL @pool or negative @size: WARN EINVAL, 0.  A chunk from the
- * callback misaligned to the chunk size (BUG EMISALIGNED), wrapping the
- * address space (BUG ERANGE) or overlapping known memory (BUG EOVERLAP) is
- * not used and 0 is returned.
+ * As legacy_gen_pool_alloc(), rounding, callback, out-of-memory answers
+ * and misuse included.  On the bitmap backend, where the block lies
+ * differs (see the table above); when get_new_chunk returns 0, any block
+ * freed or donated meanwhile that fits (even by the callback itself)
+ * serves the request, where the buddy uses only a chunk-sized one; and the
+ * backend needs memory once more after the callback, for the engine's
+ * record of the chunk: without it the chunk is kept aside - not free, not
+ * in obtained_bytes, but visited by compat_gen_pool_for_each_region() -
+ * and the next growth takes it instead of calling get_new_chunk, so each
+ * chunk is still asked for once.  Allocating from memory the pool already
+ * has allocates nothing, on either backend.
  *
  * Return: the block's address, or 0 if no memory could be had.
  */
@@ -288,23 +243,9 @@ GENALLOC_API unsigned long compat_gen_pool_alloc(struct gen_pool *pool, int size
  * @size: the size passed to gen_pool_alloc() (any size with the same
  *        rounding is accepted)
  *
- * If [@addr, @addr + rounded @size) lies wholly outside the memory the pool
- * knows, it is donated: it becomes pool memory (donated_bytes) and is free.
- *
- * @size above the chunk size: nothing happens, no report (2005), once the
- * three WARN checks below have passed (a NULL @pool, a negative @size or
- * @addr 0 is reported first).
- *
- * Misuse (nothing changes when the hook returns):
- *  - NULL @pool, negative @size, @addr 0: WARN EINVAL.
- *  - the range wraps past the end of the address space: BUG ERANGE.
- *  - @addr is a live block of another rounded size: BUG ESIZE.
- *  - @addr is inside a live block but not its start: BUG EFOREIGN.
- *  - @addr is known memory but no live block (a free block, or inside
- *    one): BUG EDOUBLEFREE.
- *  - unknown @addr not aligned to the rounded size: BUG EMISALIGNED.
- *  - unknown @addr whose range overlaps known memory: BUG EOVERLAP.
- *  - a donation that cannot be recorded (out of memory): WARN EINVAL.
+ * As legacy_gen_pool_free(), donation and every misuse verdict included,
+ * on both backends.  Freeing a block allocates nothing.  How a donation is
+ * kept on the bitmap backend: the table above.
  */
 GENALLOC_API void compat_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size);
 
@@ -344,10 +285,8 @@ GENALLOC_API void compat_gen_pool_stats(struct gen_pool *pool, struct compat_gen
  *        donated memory (@from_callback 0), in no particular order
  * @data: passed to @fn
  *
- * Meant for releasing the memory before gen_pool_destroy().  @fn must not
- * call into the pool.
- *
- * Misuse: NULL @pool or @fn: WARN EINVAL.
+ * As legacy_gen_pool_for_each_region(), misuse and the lock held around
+ * @fn included; on the bitmap backend a chunk kept aside is visited too.
  */
 GENALLOC_API void compat_gen_pool_for_each_region(struct gen_pool *pool,
 	void (*fn)(struct gen_pool *pool, unsigned long addr, unsigned long size,
@@ -377,20 +316,9 @@ typedef int (*compat_gen_pool_block_fn)(struct gen_pool *pool, unsigned long chu
  *        memory between blocks
  * @data: passed to @fn
  *
- * Not in the 2005 API.  Both backends answer alike: the pool's memory as
- * "chunks", each a maximal stretch of pool memory inside one
- * 2^max_chunk_shift frame (a chunk from the callback is one; donated
- * memory may make several; a chunk kept aside for want of memory is not
- * visited), in address order, each tiled by its runs in address order.
- * The buddy backend's free runs may hold several free buddy blocks.  @fn
- * runs with the pool locked: it must not call into the pool.
- *
- * Misuse: NULL @pool or @fn: WARN EINVAL, -EINVAL.  Called from @fn, or
- * from a signal handler that interrupted a call holding the pool's lock:
- * WARN EREENTRY, -EDEADLK.
- *
- * Return: 0, what @fn returned to stop the walk, -EINVAL, -EDEADLK, or
- * -ENOMEM (no memory to sort the frames; nothing visited).
+ * As legacy_gen_pool_for_each_block(), on both backends alike (chunks,
+ * runs, order, lock, misuse and return values); a chunk kept aside for
+ * want of memory is not visited.
  */
 GENALLOC_API int compat_gen_pool_for_each_block(struct gen_pool *pool,
 						compat_gen_pool_block_fn fn, void *data);
@@ -403,12 +331,8 @@ GENALLOC_API int compat_gen_pool_for_each_block(struct gen_pool *pool,
  *          "compat-buddy" or "compat-bitmap", granule 32, "block_kind":
  *          "blocks")
  *
- * Not in the 2005 API.  One compat_gen_pool_for_each_block() walk, under
- * the pool's lock: safe while other threads allocate, who wait for it.
- *
- * Misuse: NULL @pool or @f, an unknown @format: WARN EINVAL, -EINVAL.
- *
- * Return: 0, -EINVAL, -EDEADLK, -ENOMEM, or -EIO when writing failed.
+ * As legacy_gen_pool_dump(), misuse and return values included; only the
+ * engine's name in the dump differs.
  */
 GENALLOC_API int compat_gen_pool_dump(struct gen_pool *pool, FILE *f, int format);
 

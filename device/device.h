@@ -2,8 +2,8 @@
 /*
  * device/device.h - a minimal model of the kernel's devices, managed
  * resources (devres) and device-tree nodes, enough for devm_gen_pool_create(),
- * gen_pool_get() and of_gen_pool_get() (declared in modern/genalloc.h) to
- * behave as they do in the kernel.
+ * gen_pool_get() and of_gen_pool_get() (at the end) to behave as they do in
+ * the kernel.
  *
  * It is a model, not a driver core.  What it keeps of the kernel:
  *   - a device owns a list of resources, each with a release function;
@@ -76,6 +76,7 @@
 #include <stddef.h>
 
 #include "../common/api.h"
+#include "../modern/genalloc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -474,46 +475,93 @@ static inline const char *of_node_full_name(const struct device_node *np)
 
 /* ------------------------------------------------------------ managed pools */
 /*
- * devm_gen_pool_create(), gen_pool_get() and of_gen_pool_get() are declared
- * in modern/genalloc.h (with the rest of the genalloc API, as in the kernel)
- * and implemented over this model in device/device.c.  Their behaviour:
- *
- * struct gen_pool *devm_gen_pool_create(dev, min_alloc_order, nid, name)
- *	Creates a pool with gen_pool_create(min_alloc_order, nid), records it
- *	as a resource of @dev whose release is gen_pool_destroy(), and gives
- *	it a copy of @name (NULL stays NULL; gen_pool_destroy() frees the
- *	copy).  Returns the pool, or an error pointer (device/err.h):
- *	  ERR_PTR(-EINVAL) if @dev already has a pool that gen_pool_get(@dev,
- *	    @name) finds, without a report, as in the kernel (two unnamed
- *	    pools count as duplicates too); the check and the addition are one
- *	    atomic step;
- *	  ERR_PTR(-EINVAL) for a NULL, garbage or released @dev (WARN EINVAL;
- *	    the kernel would crash or leak);
- *	  ERR_PTR(-ENOMEM) if gen_pool_create() fails, including for an order
- *	    out of range (which gen_pool_create() itself reports, WARN EINVAL):
- *	    the kernel knows only this one failure of the creation.
- *	When the device releases its resources the pool is destroyed; if it
- *	still has live allocations that is gen_pool_destroy()'s BUG EBUSY,
- *	and with a handler that returns, the pool survives and is the
- *	caller's to free (the device no longer knows it).
- *
- * struct gen_pool *gen_pool_get(dev, name)
- *	The newest pool of @dev made by devm_gen_pool_create() whose name
- *	matches: a NULL @name matches only a pool without a name, any other
- *	@name matches by strcmp().  NULL if none, or if @dev was released.
- *	NULL or garbage @dev: WARN EINVAL, NULL.
- *
- * struct gen_pool *of_gen_pool_get(np, propname, index)
- *	Follows the @index-th phandle of property @propname of @np to a node.
- *	If a device is bound to that node, returns that device's unnamed pool
- *	(gen_pool_get(dev, NULL)).  Otherwise the pool belongs to the device
- *	bound to the node's parent, and its name is the node's "label" string
- *	property, or failing that the node's full name (of_node_full_name()):
- *	this is how a driver of an SRAM with partitions names one pool per
- *	child node.  NULL, without a report, when @np or @propname is NULL,
- *	the phandle does not resolve (see of_parse_phandle()), no device is
- *	bound where one is looked for, or that device has no such pool.
+ * The kernel declares these three in <linux/genalloc.h>, which here
+ * includes this header for them; they are built on the model above
+ * (device/device.c).
  */
+
+GENALLOC_API struct gen_pool *modern_devm_gen_pool_create(struct device *dev,
+							  int min_alloc_order, int nid,
+							  const char *name);
+GENALLOC_API struct gen_pool *modern_devm_gen_pool_create_mode(struct device *dev,
+							       int min_alloc_order, int nid,
+							       const char *name,
+							       bool lockless);
+GENALLOC_API struct gen_pool *modern_gen_pool_get(struct device *dev, const char *name);
+GENALLOC_API struct gen_pool *modern_of_gen_pool_get(struct device_node *np,
+						     const char *propname, int index);
+
+/**
+ * devm_gen_pool_create() - create a pool bound to a device's lifetime
+ * @dev:             the device
+ * @min_alloc_order: as for gen_pool_create()
+ * @nid:             ignored
+ * @name:            the pool's name, for gen_pool_get(); may be NULL
+ *
+ * Creates a pool with gen_pool_create(@min_alloc_order, @nid), in the mode
+ * gen_pool_create() gives where this header is included, records it as a
+ * resource of @dev whose release is gen_pool_destroy(), and gives it a copy
+ * of @name (NULL stays NULL; gen_pool_destroy() frees the copy).  When the
+ * device releases its resources the pool is destroyed; if it still has
+ * live allocations that is gen_pool_destroy()'s BUG EBUSY, and with a
+ * handler that returns, the pool survives and is the caller's to free (the
+ * device no longer knows it).
+ *
+ * Return: the pool, or an error pointer (device/err.h):
+ * ERR_PTR(-EINVAL) if @dev already has a pool that gen_pool_get(@dev,
+ * @name) finds, without a report, as in the kernel (two unnamed pools count
+ * as duplicates too; the check and the addition are one atomic step);
+ * ERR_PTR(-EINVAL) for a NULL, garbage or released @dev (WARN EINVAL; the
+ * kernel would crash or leak); ERR_PTR(-ENOMEM) if gen_pool_create() fails,
+ * including for an order out of range (which gen_pool_create() itself
+ * reports, WARN EINVAL): the kernel knows only this one failure of the
+ * creation.
+ */
+static inline struct gen_pool *devm_gen_pool_create(struct device *dev,
+						    int min_alloc_order, int nid,
+						    const char *name)
+{
+	return modern_devm_gen_pool_create_mode(dev, min_alloc_order, nid, name,
+						GENALLOC_DEFAULT_LOCKLESS);
+}
+
+/**
+ * gen_pool_get() - find a device's pool by name
+ * @dev:  the device
+ * @name: the name given to devm_gen_pool_create(), or NULL
+ *
+ * Return: the newest pool of @dev made by devm_gen_pool_create() whose name
+ * matches: a NULL @name matches only a pool without a name, any other
+ * @name matches by strcmp().  NULL if none, or if @dev was released.  NULL
+ * or garbage @dev: WARN EINVAL, NULL.
+ */
+static inline struct gen_pool *gen_pool_get(struct device *dev, const char *name)
+{
+	return modern_gen_pool_get(dev, name);
+}
+
+/**
+ * of_gen_pool_get() - find the pool a device-tree property points to
+ * @np:       the node
+ * @propname: the phandle property
+ * @index:    which phandle in the property
+ *
+ * Follows the @index-th phandle of property @propname of @np to a node.  If
+ * a device is bound to that node, the pool is that device's unnamed pool
+ * (gen_pool_get(dev, NULL)).  Otherwise the pool belongs to the device bound
+ * to the node's parent, and its name is the node's "label" string property,
+ * or failing that the node's full name (of_node_full_name()): this is how a
+ * driver of an SRAM with partitions names one pool per child node.
+ *
+ * Return: the pool; NULL, without a report, when @np or @propname is NULL,
+ * the phandle does not resolve (see of_parse_phandle()), no device is bound
+ * where one is looked for, or that device has no such pool.
+ */
+static inline struct gen_pool *of_gen_pool_get(struct device_node *np,
+					       const char *propname, int index)
+{
+	return modern_of_gen_pool_get(np, propname, index);
+}
 
 /** of_node_get() - no-op in this model (nodes are not reference counted) */
 static inline struct device_node *of_node_get(struct device_node *np)

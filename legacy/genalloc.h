@@ -322,7 +322,8 @@ GENALLOC_API void legacy_gen_pool_stats(struct gen_pool *pool, struct legacy_gen
  * @data: passed to @fn
  *
  * Meant for releasing the memory before gen_pool_destroy().  @fn runs with
- * the pool locked: it must not call into the pool.
+ * the pool's lock held: a call it makes into the pool is refused (WARN
+ * EREENTRY and that call's failure value).
  *
  * Misuse: NULL @pool or @fn: WARN EINVAL.
  */

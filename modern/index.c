@@ -537,7 +537,7 @@ static size_t base_bytes(unsigned long nbits)
 /*
  * Words of the grid-point map beside an index of @base bytes: a chunk
  * keeps one if it can keep no hints (modern_index_hints_fit()) and the map
- * fits with the rest within 1/8 of the bitmap, which leaves out the chunks
+ * fits with the rest within the budget (docs/bookkeeping.md), which leaves out the chunks
  * under about 2^16 bits, whose header alone passes it, and whose few blocks
  * cost little to visit.
  */

@@ -46,7 +46,7 @@ size_t modern_index_bytes(unsigned long nbits);
 size_t modern_index_footprint(const struct modern_index *ix);
 
 /* Order hints are kept from here on (1024 blocks): below, the headers of
- * the index and the hints together could pass 1/8 of the bitmap, and a
+ * the index and the hints together could pass the budget, and a
  * search visits few blocks anyway. */
 #define MODERN_INDEX_HINT_MIN_BITS (1UL << 20)
 

@@ -29,13 +29,13 @@
  *   4 bytes per node of 8 blocks and 1/7 of that again for the nodes above
  *   (each level padded to whole nodes), one full bit per block and 1/64 of
  *   those in the summaries (and on chunks of about 2^16 to 2^20 bits one
- *   grid-point bit per block), plus a header of 256 bytes: about 1/11.9 of
- *   the bitmap's N / 8 bytes on big chunks (0.0105 bytes per granule;
- *   87 KiB for the 1 MiB bitmap of 64 MiB at 8-byte granules).  Eight
+ *   grid-point bit per block), plus a header of 256 bytes; what that comes
+ *   to, chunk size by chunk size, is in docs/bookkeeping.md.  Eight
  *   children a node rather than sixteen: a node's maximum and the choice of
  *   a child cost half as much and the extra level less than that.  Blocks
  *   of 256 bits rather than 512: a claim's rescan and a search's scan read
- *   half the words.  With 32-bit leaves the index would pass 1/8; blocks of
+ *   half the words.  With 32-bit leaves the index would pass the
+ *   bookkeeping budget (docs/bookkeeping.md); blocks of
  *   128 bits were no faster (bench/FINDINGS.md has the measurements).
  *   Time: O(log8 n) tree steps and O(log64 n) full-map steps a search or
  *   an update, and at most two block scans an update.
@@ -68,7 +68,7 @@
  * any value from LEAF_SAT up (see THE LEAVES). */
 #define LEAF_SAT UINT16_MAX
 /* The order hints (orderhint.c) and their updates keep blocks of 512 bits,
- * two of the index's: at the index's own, the two would pass 1/8. */
+ * two of the index's: at the index's own, the two would pass the budget. */
 #define HINT_SHIFT 9
 #define HINT_BITS (1UL << HINT_SHIFT)
 #define HINT_SPAN (HINT_BITS / BLOCK_BITS)
@@ -109,7 +109,7 @@
  * full map's words are followed by the grid-point map (gp_map()): one bit
  * per block, set when its first bit is free, the grid points of coarse
  * aligned requests.  It has no pointer here: the header has no byte to
- * spare under the 1/8 budget at 2^16 bits.
+ * spare under the budget at 2^16 bits.
  */
 struct modern_index {
 	/* What every update and search reads, on the first three lines. */
@@ -346,7 +346,7 @@ static inline unsigned long modern_index_longest(const struct modern_index *ix)
 /*
  * THE LEAVES
  * A block's value is kept in 16 bits, which halves what the blocks cost and
- * lets them be 256 bits within the 1/8 budget.  A value of LEAF_SAT or more
+ * lets them be 256 bits within the budget.  A value of LEAF_SAT or more
  * is stored as LEAF_SAT, and the exact one is read from the block's parent:
  * a run of LEAF_SAT bits that starts in a block covers the rest of its
  * node (8 blocks, 2048 bits), so no sibling starts a run of 2048 or more,

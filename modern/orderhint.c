@@ -52,15 +52,15 @@
  *   only pay for the upkeep.  So a chunk's hints stay off until an aligned search passes
  *   more than MODERN_INDEX_HINT_AFTER blocks without a window, and stay on,
  *   for that search's family, from then.  Chunks under 2^20 granules never turn them on
- *   (MODERN_INDEX_HINT_MIN_BITS): they would pass 1/8 of the bitmap with
+ *   (MODERN_INDEX_HINT_MIN_BITS): they would pass the budget with
  *   the run index's header, and have few blocks to visit.
  *
  * COST
- *   Two bytes a block of 512 granules and 1/7 of that for the nodes: 1/28
- *   of the bitmap, so that with the run index a chunk's bookkeeping stays
- *   within 1/8 of its bitmap (1/8.3 on big chunks).  A block here is two
- *   of the run index's (HINT_SHIFT in index_state_internal.h): one bound per index block
- *   would pass the 1/8.  Allocated when they
+ *   Two bytes a block of 512 granules and 1/7 of that for the nodes, so
+ *   that with the run index a chunk's bookkeeping stays within the budget
+ *   (docs/bookkeeping.md has the figures).  A block here is two of the run
+ *   index's (HINT_SHIFT in index_state_internal.h): one bound per index block would pass
+ *   the budget.  Allocated when they
  *   turn on, or reserved earlier, as a chunk joins a pool whose algorithm
  *   is one of the two (so that its allocations need no memory).  Once
  *   on, a search pays one tree walk per block it visits, as before, and one

@@ -10,6 +10,12 @@
 #include "genalloc.h"
 
 /*
+ * gen_pool_create() always in indexed mode: exported, but no wrapper calls
+ * it any more (they pass the header's mode to modern_gen_pool_create_mode()).
+ */
+GENALLOC_API struct gen_pool *modern_gen_pool_create(int min_alloc_order, int nid);
+
+/*
  * The newest chunk.  Acquire pairs with the release store in gen_pool_add*()
  * so that a lock-free reader sees every field (and next_chunk) of every chunk
  * it can reach.

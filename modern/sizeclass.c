@@ -45,16 +45,13 @@
  * COST
  *   For a chunk of N granules, for each class up to length N (at most 167
  *   of them): a row of one bit per 16384 granules, with a summary when the
- *   row is longer than SUM_AFTER words (rows and summaries at most 1/98 of
- *   the bitmap's N / 8 bytes), 18 bytes of count, bound, head size and
- *   horizon, and the head at 8 bytes a run: up to 8 runs for each
+ *   row is longer than SUM_AFTER words, 18 bytes of count, bound, head
+ *   size and horizon, and the head at 8 bytes a run: up to 8 runs for each
  *   one-length class, and for each wider class as many (at least 4) as
- *   keep the run index and the size classes together within 1/8 of the
- *   bitmap.  That is 41 KiB for the 1 MiB bitmap of 2^23 granules (1/25,
- *   the pair exactly 1/8), and 1/24.7 of the bitmap from 2^25 granules on;
- *   3.7-7 KiB on chunks of 64 to 2^20 granules, where that floor takes the
- *   pair past 1/8 (every chunk of 1.68 * 2^20 granules or more stays
- *   within it).  Allocated the first time best fit runs on the chunk.
+ *   keep the run index and the size classes together within the
+ *   bookkeeping budget; on small chunks that floor passes it.  What that
+ *   comes to, chunk size by chunk size: docs/bookkeeping.md.  Allocated
+ *   the first time best fit runs on the chunk.
  */
 #include "sizeclass_internal.h"
 
@@ -314,7 +311,7 @@ static size_t class_bytes(unsigned long nbits)
 
 /*
  * Room in a wide class's head: as much as keeps the run index and the size
- * classes within 1/8 of the bitmap, and at least ROOM_MIN.  A refill reads
+ * classes within the budget (nbits / 64 bytes), and at least ROOM_MIN.  A refill reads
  * every block the class has marked, and a query longer than every run in
  * the head needs one, so the room is worth more than anything else the
  * budget could buy: a fixed ceiling makes best fit slower the bigger the

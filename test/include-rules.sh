@@ -18,7 +18,7 @@ verbose=0
 [ "${1:-}" = -v ] && verbose=1
 rules_file=test/include-rules.txt
 except_file=test/include-exceptions.txt
-dirs=(common legacy modern compat test bench examples)
+dirs=(common legacy modern device compat test bench examples)
 
 declare -A sets=()
 from=() allowed=()

@@ -8,6 +8,11 @@
 #ifndef GENALLOC_MODERN_LINUX_DEVICE_H
 #define GENALLOC_MODERN_LINUX_DEVICE_H
 
+/* Kernel code gets the kernel's lock-free pools, as from <linux/genalloc.h>. */
+#ifndef GENALLOC_DEFAULT_LOCKLESS
+#define GENALLOC_DEFAULT_LOCKLESS 1
+#endif
+
 #include "../../device/device.h"
 #include "../../device/err.h"
 

@@ -2,7 +2,8 @@
 /*
  * modern/linux/genalloc.h - lets kernel-style code that includes
  * <linux/genalloc.h> build unchanged with -I<path>/modern.  Everything is in
- * modern/genalloc.h.
+ * modern/genalloc.h, except devm_gen_pool_create(), gen_pool_get() and
+ * of_gen_pool_get(), which the device model declares (device/device.h).
  *
  * Through this header a pool gets the kernel's contract: the pools that
  * gen_pool_create() and devm_gen_pool_create() make are lock-free, so that
@@ -29,5 +30,6 @@
 #endif
 
 #include "../genalloc.h"
+#include "../../device/device.h"
 
 #endif /* GENALLOC_MODERN_LINUX_GENALLOC_H */

@@ -1,8 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 # test/docs/build.mk - make check keeps docs/misuse.md true to the tests:
-# every test a row names as its proof exists and is run.
+# every test a row names as its proof exists and is run; the headers read
+# as manuals; docs/bookkeeping.md holds the engine's figures.
 
 .PHONY: check-misuse-doc
 CHECK_TARGETS += check-misuse-doc
 check-misuse-doc:
 	@bash test/docs/misuse_rows.sh docs/misuse.md
+
+# The installed headers read as manuals, and each figure of the
+# bookkeeping lives in one place (test/docs/manual.sh).
+.PHONY: check-manual
+CHECK_TARGETS += check-manual
+check-manual:
+	@bash test/docs/manual.sh
+
+# docs/bookkeeping.md's tables are what the engine computes.
+BOOKKEEPING := $(B)/test/docs/bookkeeping
+PROGRAMS += $(BOOKKEEPING)
+$(BOOKKEEPING): $(B)/test/docs/bookkeeping.o $(LIB_A)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS)
+
+.PHONY: check-bookkeeping-doc
+CHECK_TARGETS += check-bookkeeping-doc
+check-bookkeeping-doc: $(BOOKKEEPING)
+	@bash test/docs/bookkeeping.sh $(BOOKKEEPING) docs/bookkeeping.md
+
+-include $(B)/test/docs/bookkeeping.d

@@ -22,6 +22,7 @@
  * lock-free pools (checked below); indexed pools are made explicitly.
  */
 #include "modern/linux/genalloc.h"
+#include "modern/pool_internal.h"
 
 #include <errno.h>
 #include <pthread.h>
