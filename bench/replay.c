@@ -4,6 +4,7 @@
  * goes.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -216,6 +217,44 @@ int bench_replay_time(const struct bench_engine *e, const struct bench_pool_conf
  * workload, which after a replay cut short may be a later one: the sizes
  * of the blocks live at the cut are kept as the replay goes instead.
  */
+/*
+ * @e's dump of @p with the live blocks' requests added as a last member:
+ * the dump is one JSON object, so its closing brace gives way to them.
+ */
+static int dump_with_requests(const struct bench_engine *e, struct bench_pool *p,
+			      const unsigned long *addr, const size_t *size, size_t nr, FILE *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	const char *sep = "";
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (!m)
+		return -1;
+	rc = e->dump(p, m);
+	if (fclose(m))
+		rc = -1;
+	while (!rc && len && buf[len - 1] != '}')
+		len--;
+	if (rc || !len) {
+		free(buf);
+		return -1;
+	}
+	fwrite(buf, 1, len - 1, f);
+	free(buf);
+	fputs(",\"requests\":[", f);
+	for (size_t i = 0; i < nr; i++) {
+		if (!addr[i])
+			continue;
+		fprintf(f, "%s\n{\"addr\":\"0x%lx\",\"size\":%zu,\"granted\":%zu}", sep, addr[i],
+			size[i], e->granted(p, size[i]));
+		sep = ",";
+	}
+	fputs("]}\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
 int bench_replay_dump_peak(const struct bench_engine *e, const struct bench_pool_config *cfg,
 			   const struct bench_workload *w, FILE *f)
 {
@@ -237,7 +276,7 @@ int bench_replay_dump_peak(const struct bench_engine *e, const struct bench_pool
 		if (w->ev[i].op == BENCH_ALLOC)
 			size[w->ev[i].id] = w->ev[i].size ? w->ev[i].size : 1;
 	}
-	rc = size && !e->dump(p, f) ? 0 : -1;
+	rc = size && !dump_with_requests(e, p, addr, size, w->nr_ids, f) ? 0 : -1;
 	for (i = 0; size && i < w->nr_ids; i++)
 		if (addr[i])
 			e->free(p, addr[i], size[i]);

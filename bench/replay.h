@@ -49,7 +49,11 @@ size_t bench_workload_peak_live(const struct bench_workload *w);
 /**
  * bench_replay_dump_peak() - replay @w up to its peak, dump the pool there
  * @e, @cfg, @w: as for bench_replay()
- * @f:           where @e->dump writes the pool's JSON layout
+ * @f:           where the pool's JSON layout goes: @e->dump's, with one
+ *               more member, "requests", a list of the live blocks, each
+ *               {"addr": "0x...", "size": bytes asked for, "granted":
+ *               bytes the engine gave}, so that bench/map.sh can draw
+ *               what a block holds beyond its request
  *
  * The peak is the event after which the bytes asked for and not yet freed
  * are highest (requests larger than @cfg->chunk_size left out, as the

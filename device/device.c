@@ -309,6 +309,30 @@ void *modern_devm_kzalloc(struct device *dev, size_t size, gfp_t gfp)
 
 /* ------------------------------------------------------------ device tree */
 
+/* A string list's bytes: @length if given, else the one string's. */
+static int of_prop_string_bytes(const struct property *pp)
+{
+	return pp->length > 0 ? pp->length : (int)strlen(pp->string) + 1;
+}
+
+/*
+ * The string after @cur in a string property (the first if @cur is NULL),
+ * or NULL at the end; a list's last string need not end in a NUL inside
+ * its length, and is then cut there, as the kernel does.
+ */
+static const char *of_prop_next_string(const struct property *pp, const char *cur)
+{
+	const char *end;
+
+	if (!pp || !pp->string)
+		return NULL;
+	if (!cur)
+		return pp->string;
+	end = pp->string + of_prop_string_bytes(pp);
+	cur += strnlen(cur, (size_t)(end - cur)) + 1;
+	return cur < end ? cur : NULL;
+}
+
 struct property *modern_of_find_property(const struct device_node *np,
 					 const char *name, int *lenp)
 {
@@ -322,7 +346,9 @@ struct property *modern_of_find_property(const struct device_node *np,
 	/* As the kernel, @lenp is written only when the property is found. */
 	if (lenp && pp) {
 		if (pp->string)
-			*lenp = (int)strlen(pp->string) + 1;
+			*lenp = of_prop_string_bytes(pp);
+		else if (pp->cells)
+			*lenp = pp->nr_cells * 4;
 		else
 			*lenp = pp->phandles ? pp->nr_phandles * 4 : 0;
 	}
@@ -354,6 +380,312 @@ struct device_node *modern_of_parse_phandle(const struct device_node *np,
 	if (!pp || !pp->phandles || index >= pp->nr_phandles)
 		return NULL;
 	return pp->phandles[index];
+}
+
+void modern_of_node_add_child(struct device_node *parent, struct device_node *np)
+{
+	struct device_node **link;
+
+	if (!parent || !np) {
+		report_einval("of_node_add_child", parent ? (void *)np : (void *)parent,
+			      "NULL node");
+		return;
+	}
+	np->parent = parent;
+	np->sibling = NULL;
+	for (link = &parent->child; *link; link = &(*link)->sibling)
+		;
+	*link = np;
+}
+
+/* The tree that searches from NULL walk: set while building, then read. */
+static struct device_node *of_root_node;
+
+void modern_of_set_root(struct device_node *root)
+{
+	__atomic_store_n(&of_root_node, root, __ATOMIC_RELEASE);
+}
+
+struct device_node *modern_of_get_next_child(const struct device_node *node,
+					     struct device_node *prev)
+{
+	if (!node)
+		return NULL;
+	return prev ? prev->sibling : node->child;
+}
+
+bool modern_of_device_is_available(const struct device_node *np)
+{
+	const struct property *pp = modern_of_find_property(np, "status", NULL);
+
+	if (!np)
+		return false;
+	if (!pp)
+		return true;
+	return pp->string && (!strcmp(pp->string, "okay") || !strcmp(pp->string, "ok"));
+}
+
+struct device_node *modern_of_get_next_available_child(const struct device_node *node,
+						       struct device_node *prev)
+{
+	struct device_node *np = modern_of_get_next_child(node, prev);
+
+	while (np && !modern_of_device_is_available(np))
+		np = np->sibling;
+	return np;
+}
+
+/* The node after @np in the kernel's order: depth first, parents first. */
+static struct device_node *of_next_in_tree(const struct device_node *np)
+{
+	if (np->child)
+		return np->child;
+	for (; np; np = np->parent)
+		if (np->sibling)
+			return np->sibling;
+	return NULL;
+}
+
+static struct device_node *of_search_start(struct device_node *from)
+{
+	return from ? of_next_in_tree(from) : __atomic_load_n(&of_root_node, __ATOMIC_ACQUIRE);
+}
+
+/* ASCII case-insensitive equality: the kernel compares "compatible" so. */
+static int of_compat_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		int ca = *a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a;
+		int cb = *b >= 'A' && *b <= 'Z' ? *b - 'A' + 'a' : *b;
+
+		if (ca != cb)
+			return 0;
+	}
+	return *a == *b;
+}
+
+/*
+ * The kernel's score: a "compatible" match counts most, earlier strings
+ * more, and a "device_type" match a little; 0 when something asked for is
+ * missing, or when nothing is asked.
+ */
+static int of_match_score(const struct device_node *np, const char *compat, const char *type)
+{
+	int score = 0;
+
+	if (compat && compat[0]) {
+		const struct property *pp = modern_of_find_property(np, "compatible", NULL);
+		const char *cp = NULL;
+		int index = 0;
+
+		while ((cp = of_prop_next_string(pp, cp)) != NULL) {
+			if (of_compat_eq(cp, compat)) {
+				score = INT_MAX / 2 - (index << 2);
+				break;
+			}
+			index++;
+		}
+		if (!score)
+			return 0;
+	}
+	if (type && type[0]) {
+		const char *t;
+
+		if (modern_of_property_read_string(np, "device_type", &t) || strcmp(t, type))
+			return 0;
+		score += 2;
+	}
+	return score;
+}
+
+int modern_of_device_is_compatible(const struct device_node *np, const char *compat)
+{
+	if (!np || !compat || !compat[0])
+		return 0;
+	return of_match_score(np, compat, NULL);
+}
+
+struct device_node *modern_of_find_compatible_node(struct device_node *from, const char *type,
+						   const char *compat)
+{
+	struct device_node *np;
+
+	for (np = of_search_start(from); np; np = of_next_in_tree(np))
+		if (of_match_score(np, compat, type))
+			break;
+	return np;
+}
+
+struct device_node *modern_of_find_node_by_name(struct device_node *from, const char *name)
+{
+	struct device_node *np;
+
+	if (!name)
+		return NULL;
+	for (np = of_search_start(from); np; np = of_next_in_tree(np))
+		if (np->name && !strcmp(np->name, name))
+			break;
+	return np;
+}
+
+int modern_of_property_read_u32(const struct device_node *np, const char *propname,
+				uint32_t *out_value)
+{
+	const struct property *pp = modern_of_find_property(np, propname, NULL);
+
+	if (!pp || !out_value)
+		return -EINVAL;
+	if (pp->cells && pp->nr_cells > 0) {
+		*out_value = pp->cells[0];
+		return 0;
+	}
+	return pp->string || pp->phandles ? -EOVERFLOW : -ENODATA;
+}
+
+/* The kernel's counts when no node says: one cell each. */
+#define OF_DEFAULT_CELLS 1
+#define OF_MAX_CELLS 4
+
+/*
+ * The cell count @which ("#address-cells", "#size-cells") that governs the
+ * "reg" of @np's children: @np's own, or its nearest ancestor's.
+ */
+static int of_bus_cells(const struct device_node *bus, const char *which)
+{
+	uint32_t v;
+
+	for (; bus; bus = bus->parent)
+		if (!modern_of_property_read_u32(bus, which, &v))
+			return v > INT_MAX ? -1 : (int)v;
+	return OF_DEFAULT_CELLS;
+}
+
+/* @n cells as one number; past two, the low 64 bits (of_read_number). */
+static uint64_t of_cells_number(const uint32_t *c, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 32 | *c++;
+	return v;
+}
+
+static int of_counts_ok(int na, int ns)
+{
+	return na > 0 && na <= OF_MAX_CELLS && ns > 0 && ns <= OF_MAX_CELLS;
+}
+
+/*
+ * Moves @addr from the address space of @bus's children into that of
+ * @bus's parent, through @bus's "ranges"; -EINVAL if it cannot.  @na and
+ * @ns count the child side's cells, @pna the parent side's.
+ */
+static int of_translate_through(const struct device_node *bus, int na, int ns, int pna,
+				uint64_t *addr)
+{
+	const struct property *ranges = modern_of_find_property(bus, "ranges", NULL);
+	int one = na + pna + ns;
+
+	if (!ranges)
+		return -EINVAL;
+	if (!ranges->cells || !ranges->nr_cells)
+		return ranges->string || ranges->phandles ? -EINVAL : 0;
+	for (int i = 0; i + one <= ranges->nr_cells; i += one) {
+		const uint32_t *e = ranges->cells + i;
+		uint64_t child = of_cells_number(e, na);
+		uint64_t parent = of_cells_number(e + na, pna);
+		uint64_t size = of_cells_number(e + na + pna, ns);
+
+		if (*addr >= child && *addr - child < size) {
+			*addr = parent + (*addr - child);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int modern_of_address_to_resource(struct device_node *np, int index, struct resource *r)
+{
+	const struct property *reg, *names;
+	const struct device_node *bus;
+	const char *name = NULL;
+	uint64_t addr, size;
+	int na, ns;
+
+	if (!np || !r || !np->parent || index < 0)
+		return -EINVAL;
+	bus = np->parent;
+	na = of_bus_cells(bus, "#address-cells");
+	ns = of_bus_cells(bus, "#size-cells");
+	if (!of_counts_ok(na, ns))
+		return -EINVAL;
+	reg = modern_of_find_property(np, "reg", NULL);
+	if (!reg || !reg->cells || index >= reg->nr_cells / (na + ns))
+		return -EINVAL;
+	addr = of_cells_number(reg->cells + (size_t)index * (size_t)(na + ns), na);
+	size = of_cells_number(reg->cells + (size_t)index * (size_t)(na + ns) + na, ns);
+	/* Up the tree: each bus that has a parent maps its children's
+	 * addresses into its parent's; the root's children's are the CPU's. */
+	for (; bus->parent; bus = bus->parent) {
+		int pna = of_bus_cells(bus->parent, "#address-cells");
+		int pns = of_bus_cells(bus->parent, "#size-cells");
+
+		if (!of_counts_ok(pna, pns) || of_translate_through(bus, na, ns, pna, &addr))
+			return -EINVAL;
+		na = pna;
+		ns = pns;
+	}
+	names = modern_of_find_property(np, "reg-names", NULL);
+	for (const char *cp = NULL; (cp = of_prop_next_string(names, cp)) != NULL; index--)
+		if (!index) {
+			name = cp;
+			break;
+		}
+	memset(r, 0, sizeof(*r));
+	r->start = addr;
+	r->end = addr + size - 1;
+	r->flags = IORESOURCE_MEM;
+	r->name = name ? name : of_node_full_name(np);
+	return 0;
+}
+
+/* ------------------------------------------------------------ platform devices */
+
+const struct bus_type modern_platform_bus_type = { .name = "platform" };
+
+int modern_platform_device_register(struct platform_device *pdev)
+{
+	struct device *dev;
+	struct device_node *np;
+
+	if (!pdev) {
+		report_einval("platform_device_register", NULL, "NULL platform device");
+		return -EINVAL;
+	}
+	dev = &pdev->dev;
+	np = dev->of_node;
+	if (np && np->device && np->device != dev) {
+		report_einval("platform_device_register", pdev,
+			      "device-tree node already bound to another device");
+		return -EBUSY;
+	}
+	if (!dev->name)
+		dev->name = pdev->name;
+	dev->bus = &platform_bus_type;
+	if (device_state(dev) != DEVRES_LIVE)
+		modern_device_initialize(dev);
+	if (np)
+		np->device = dev;
+	return 0;
+}
+
+void modern_platform_device_unregister(struct platform_device *pdev)
+{
+	if (!pdev)
+		return;
+	modern_device_release(&pdev->dev);
+	if (pdev->dev.of_node && pdev->dev.of_node->device == &pdev->dev)
+		pdev->dev.of_node->device = NULL;
 }
 
 /* ------------------------------------------------------------ managed pools */
@@ -463,10 +795,12 @@ struct gen_pool *modern_of_gen_pool_get(struct device_node *np, const char *prop
 
 	if (!np_pool)
 		return NULL;
-	dev = of_find_device_by_node(np_pool);
+	/* Any bound device, platform or not: the model's callers bind plain
+	 * devices too, and the pools are the device's either way. */
+	dev = np_pool->device;
 	if (!dev) {
 		/* A partition of a bigger device: its parent made named pools. */
-		dev = of_find_device_by_node(of_get_parent(np_pool));
+		dev = np_pool->parent ? np_pool->parent->device : NULL;
 		if (of_property_read_string(np_pool, "label", &name))
 			name = of_node_full_name(np_pool);
 	}

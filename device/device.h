@@ -11,15 +11,25 @@
  *     may rely on every resource added before it;
  *   - devres_alloc/devres_add/devres_find/devres_free/devres_release_all and
  *     devm_kzalloc with the kernel's signatures and semantics;
- *   - device-tree nodes with a name, a full name, a parent, properties
- *     (phandle lists and strings) and the device bound to the node, read
- *     through of_find_property, of_property_read_string, of_parse_phandle,
- *     of_get_parent, of_find_device_by_node and of_node_full_name.
+ *   - platform devices (struct platform_device, its drvdata, resources and
+ *     platform data) as the drivers of SRAM, QE/CPM MURAM and APEI's GHES
+ *     use them;
+ *   - device-tree nodes with a name, a full name, a parent, children,
+ *     properties (strings and string lists, phandle lists, cells, empty
+ *     booleans) and the device bound to the node, read through the
+ *     kernel's of_* calls: of_find_property, of_property_read_string,
+ *     of_property_read_bool, of_property_read_u32, of_parse_phandle,
+ *     of_get_parent, child iteration, of_find_compatible_node,
+ *     of_find_node_by_name, of_address_to_resource (with "ranges"),
+ *     of_find_device_by_node and of_node_full_name.
  * What it leaves out, on purpose:
- *   - no buses, drivers, probing, sysfs or kobjects; no global device list:
- *     the caller builds devices and nodes and binds them (device_set_of_node);
- *   - no reference counting: of_node_get/of_node_put are no-ops and
- *     of_find_device_by_node takes no reference (nothing to put_device);
+ *   - no drivers, probing, sysfs or kobjects; no global device list: the
+ *     caller builds devices and nodes and binds them (device_set_of_node,
+ *     platform_device_register); the one bus is the platform bus;
+ *   - no reference counting: of_node_get/of_node_put/get_device/put_device
+ *     are no-ops, and the look-ups take no reference;
+ *   - no flattened tree to parse: nodes are C structures, properties are
+ *     kept decoded (no of_get_property() of raw big-endian bytes);
  *   - no devres groups, devres_remove/devres_release/devm_kfree;
  *   - gfp_t flags are accepted and ignored (there is only one kind of memory).
  *
@@ -73,7 +83,9 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../common/api.h"
 #include "../modern/genalloc.h"
@@ -82,6 +94,7 @@
 extern "C" {
 #endif
 
+struct bus_type;
 struct device_node;
 struct modern_devres;
 
@@ -89,9 +102,16 @@ struct modern_devres;
 
 /**
  * struct device - a device that owns managed resources
- * @name:   the device's name, for messages (may be NULL)
- * @parent: the parent device, or NULL (informational, as in the kernel)
- * @of_node: the device-tree node describing the device, or NULL
+ * @name:          the device's name, for messages (may be NULL)
+ * @parent:        the parent device, or NULL (informational, as in the kernel)
+ * @of_node:       the device-tree node describing the device, or NULL
+ * @bus:           the bus the device sits on: &platform_bus_type once
+ *                 platform_device_register() has run, else NULL
+ * @platform_data: what the code that created the device hands its driver
+ *                 (the kernel's board files, ACPI's GHES table entries);
+ *                 the model never reads it
+ * @driver_data:   the bound driver's own state (dev_set_drvdata()); the
+ *                 model never reads it
  *
  * The caller owns the structure (static, automatic or allocated) and sets
  * the public fields; the fields below them are private to device/device.c.
@@ -100,6 +120,9 @@ struct device {
 	const char *name;
 	struct device *parent;
 	struct device_node *of_node;
+	const struct bus_type *bus;
+	void *platform_data;
+	void *driver_data;
 
 	/* private: */
 	struct modern_devres *devres_head;	/* newest first */
@@ -145,6 +168,39 @@ static inline void device_release(struct device *dev)
 static inline const char *dev_name(const struct device *dev)
 {
 	return dev && dev->name ? dev->name : "";
+}
+
+/** dev_get_drvdata() - the driver's state set by dev_set_drvdata() */
+static inline void *dev_get_drvdata(const struct device *dev)
+{
+	return dev->driver_data;
+}
+
+/** dev_set_drvdata() - keep the driver's state in the device */
+static inline void dev_set_drvdata(struct device *dev, void *data)
+{
+	dev->driver_data = data;
+}
+
+/** dev_get_platdata() - the device's platform data, or NULL */
+static inline void *dev_get_platdata(const struct device *dev)
+{
+	return dev->platform_data;
+}
+
+/*
+ * get_device(), put_device() - no-ops: the model counts no references, so
+ * the put_device() a driver owes after of_find_device_by_node() does
+ * nothing.  get_device() returns its argument, as the kernel's.
+ */
+static inline struct device *get_device(struct device *dev)
+{
+	return dev;
+}
+
+static inline void put_device(struct device *dev)
+{
+	(void)dev;
 }
 
 /* The kernel's "any NUMA node" (also in modern/genalloc.h). */
@@ -324,6 +380,159 @@ static inline void *devm_kzalloc(struct device *dev, size_t size, gfp_t gfp)
 	return modern_devm_kzalloc(dev, size, gfp);
 }
 
+/* ------------------------------------------------------------ platform devices */
+
+/*
+ * container_of() - the structure that embeds @ptr as its @member, as the
+ * kernel's (defined only if the includer has not defined its own)
+ */
+#ifndef container_of
+#define container_of(ptr, type, member)                                      \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+#endif
+
+/** typedef resource_size_t - a bus address or size (the kernel's phys_addr_t) */
+typedef unsigned long long resource_size_t;
+
+/* The kind of a resource, in its flags (the kernel's values). */
+#define IORESOURCE_TYPE_BITS	0x00001f00UL
+#define IORESOURCE_IO		0x00000100UL
+#define IORESOURCE_MEM		0x00000200UL
+
+/**
+ * struct resource - a range of bus addresses, as the kernel's <linux/ioport.h>
+ * @start: the first address
+ * @end:   the last address (inclusive: @start - 1 for an empty range)
+ * @name:  who owns it, for messages
+ * @flags: its kind: IORESOURCE_MEM or IORESOURCE_IO
+ * @desc:  kept for the kernel's layout; the model leaves it 0
+ */
+struct resource {
+	resource_size_t start;
+	resource_size_t end;
+	const char *name;
+	unsigned long flags;
+	unsigned long desc;
+};
+
+/** resource_size() - the bytes a resource spans */
+static inline resource_size_t resource_size(const struct resource *res)
+{
+	return res->end - res->start + 1;
+}
+
+/** resource_type() - the kind bits of a resource's flags */
+static inline unsigned long resource_type(const struct resource *res)
+{
+	return res->flags & IORESOURCE_TYPE_BITS;
+}
+
+/**
+ * struct bus_type - a bus, known by its address; the model has one,
+ * platform_bus_type
+ * @name: "platform"
+ */
+struct bus_type {
+	const char *name;
+};
+
+GENALLOC_API extern const struct bus_type modern_platform_bus_type;
+#define platform_bus_type modern_platform_bus_type
+
+/** dev_is_platform() - whether @dev was registered as a platform device */
+#define dev_is_platform(dev) ((dev)->bus == &platform_bus_type)
+
+/**
+ * struct platform_device - a device on the platform bus, as the kernel's
+ * <linux/platform_device.h>: SoC blocks (SRAM, QE/CPM MURAM) and firmware
+ * devices (APEI's GHES) that drivers find through their device-tree node
+ * @name:          the device's name, e.g. "mmio-sram"
+ * @id:            its instance number, or -1 (PLATFORM_DEVID_NONE)
+ * @dev:           the device itself (its @of_node, @platform_data, ...)
+ * @num_resources: entries in @resource
+ * @resource:      its address ranges, read by platform_get_resource()
+ *
+ * The caller owns the structure and fills the fields, as a board file
+ * does, then calls platform_device_register().
+ */
+struct platform_device {
+	const char *name;
+	int id;
+	struct device dev;
+	unsigned int num_resources;
+	struct resource *resource;
+};
+
+#define PLATFORM_DEVID_NONE (-1)
+
+/** to_platform_device() - the platform device that embeds @dev */
+#define to_platform_device(x) container_of((x), struct platform_device, dev)
+
+/** platform_get_drvdata() - the driver's state, dev_get_drvdata() of @pdev->dev */
+static inline void *platform_get_drvdata(const struct platform_device *pdev)
+{
+	return dev_get_drvdata(&pdev->dev);
+}
+
+/** platform_set_drvdata() - keep the driver's state in @pdev->dev */
+static inline void platform_set_drvdata(struct platform_device *pdev, void *data)
+{
+	dev_set_drvdata(&pdev->dev, data);
+}
+
+/**
+ * platform_get_resource() - a platform device's @num-th resource of a kind
+ * @dev:  the platform device
+ * @type: IORESOURCE_MEM or IORESOURCE_IO
+ * @num:  which of that kind, from 0
+ *
+ * Return: the resource, or NULL if @dev has fewer of that kind.
+ */
+static inline struct resource *platform_get_resource(struct platform_device *dev,
+						     unsigned int type, unsigned int num)
+{
+	for (unsigned int i = 0; i < dev->num_resources; i++) {
+		struct resource *r = &dev->resource[i];
+
+		if (resource_type(r) == type && num-- == 0)
+			return r;
+	}
+	return NULL;
+}
+
+GENALLOC_API int modern_platform_device_register(struct platform_device *pdev);
+GENALLOC_API void modern_platform_device_unregister(struct platform_device *pdev);
+
+/**
+ * platform_device_register() - put a platform device on the bus
+ * @pdev: the device, its fields filled
+ *
+ * Sets @pdev->dev.bus to &platform_bus_type, names the device @pdev->name
+ * if it has no name, makes it ready to own resources (a device that was
+ * released becomes live again; one already live keeps what it owns) and,
+ * if @pdev->dev.of_node is set, binds the node to the device, so that
+ * of_find_device_by_node() finds it.  There are no drivers to probe.
+ *
+ * Return: 0; -EINVAL (WARN EINVAL) for a NULL @pdev; -EBUSY (WARN EINVAL),
+ * changing nothing, if the node is already bound to another device.
+ */
+static inline int platform_device_register(struct platform_device *pdev)
+{
+	return modern_platform_device_register(pdev);
+}
+
+/**
+ * platform_device_unregister() - take a platform device off the bus
+ * @pdev: the device, or NULL (ignored)
+ *
+ * Releases the device (device_release(): its pools and other managed
+ * resources go, newest first) and unbinds its node.
+ */
+static inline void platform_device_unregister(struct platform_device *pdev)
+{
+	modern_platform_device_unregister(pdev);
+}
+
 /* ------------------------------------------------------------ device tree */
 
 /**
@@ -335,9 +544,17 @@ static inline void *devm_kzalloc(struct device *dev, size_t size, gfp_t gfp)
  *               or NULL
  * @nr_phandles: entries in @phandles
  * @next:        the node's next property, or NULL
+ * @length:      for a string list (compatible = "a", "b"): the bytes of
+ *               @string, every string's NUL counted ("a\0b" has length 4,
+ *               sizeof the C literal); 0 for a single string
+ * @cells:       the value of a cell property (reg, ranges, #address-cells):
+ *               @nr_cells 32-bit cells in host order, as the .dts writes
+ *               them between < and >, or NULL
+ * @nr_cells:    entries in @cells
  *
- * Set either @string or @phandles.  The kernel keeps raw bytes; this model
- * keeps the two kinds genalloc reads, already decoded.
+ * Set one of @string, @phandles or @cells; none for a property that is
+ * there without a value ("pool;", "export;").  The kernel keeps raw
+ * big-endian bytes; this model keeps the kinds its readers need, decoded.
  */
 struct property {
 	const char *name;
@@ -345,6 +562,9 @@ struct property {
 	struct device_node **phandles;
 	int nr_phandles;
 	struct property *next;
+	int length;
+	const uint32_t *cells;
+	int nr_cells;
 };
 
 /**
@@ -355,7 +575,14 @@ struct property {
  * @parent:     the parent node, or NULL for the root
  * @properties: the first property, or NULL
  * @device:     the device bound to this node, or NULL; the model's stand-in
- *              for the platform bus (set it with device_set_of_node())
+ *              for the platform bus (set it with device_set_of_node() or
+ *              platform_device_register())
+ * @child:      the first child, or NULL
+ * @sibling:    the parent's next child, or NULL
+ *
+ * Lookups that go up read @parent; those that go down or across (child
+ * iteration, of_find_compatible_node()) read @child and @sibling.  Set both
+ * with of_node_add_child(), or set all three by hand, consistently.
  */
 struct device_node {
 	const char *name;
@@ -363,6 +590,8 @@ struct device_node {
 	struct device_node *parent;
 	struct property *properties;
 	struct device *device;
+	struct device_node *child;
+	struct device_node *sibling;
 };
 
 GENALLOC_API struct property *modern_of_find_property(const struct device_node *np,
@@ -446,15 +675,23 @@ static inline struct device_node *of_get_parent(const struct device_node *np)
 }
 
 /**
- * of_find_device_by_node() - the device bound to a node, or NULL
+ * of_find_device_by_node() - the platform device bound to a node
  * @np: the node, or NULL
  *
- * The kernel returns a struct platform_device with a reference taken; the
- * model returns the struct device itself and takes nothing.
+ * As the kernel's (declared in its <linux/of_platform.h>), only platform
+ * devices are found: a device bound with device_set_of_node() but never
+ * registered with platform_device_register() is not on the platform bus.
+ * The kernel takes a reference the caller drops with put_device(); the
+ * model counts none, so put_device() is a no-op.
+ *
+ * Return: the platform device, or NULL: NULL @np, no device bound, or the
+ * bound device is not a platform device.
  */
-static inline struct device *of_find_device_by_node(const struct device_node *np)
+static inline struct platform_device *of_find_device_by_node(const struct device_node *np)
 {
-	return np ? np->device : NULL;
+	if (!np || !np->device || !dev_is_platform(np->device))
+		return NULL;
+	return to_platform_device(np->device);
 }
 
 /**
@@ -471,6 +708,231 @@ static inline const char *of_node_full_name(const struct device_node *np)
 	if (np->full_name)
 		return np->full_name;
 	return np->name ? np->name : "";
+}
+
+GENALLOC_API void modern_of_node_add_child(struct device_node *parent,
+					   struct device_node *np);
+GENALLOC_API void modern_of_set_root(struct device_node *root);
+GENALLOC_API struct device_node *modern_of_get_next_child(const struct device_node *node,
+							  struct device_node *prev);
+GENALLOC_API struct device_node *modern_of_get_next_available_child(const struct device_node *node,
+								    struct device_node *prev);
+GENALLOC_API struct device_node *modern_of_find_compatible_node(struct device_node *from,
+								const char *type,
+								const char *compat);
+GENALLOC_API struct device_node *modern_of_find_node_by_name(struct device_node *from,
+							     const char *name);
+GENALLOC_API int modern_of_device_is_compatible(const struct device_node *np,
+						const char *compat);
+GENALLOC_API bool modern_of_device_is_available(const struct device_node *np);
+GENALLOC_API int modern_of_property_read_u32(const struct device_node *np,
+					     const char *propname, uint32_t *out_value);
+GENALLOC_API int modern_of_address_to_resource(struct device_node *np, int index,
+					       struct resource *r);
+
+/**
+ * of_node_add_child() - make @np the last child of @parent
+ * @parent: the parent (not NULL)
+ * @np:     the new child (not NULL), in no tree yet
+ *
+ * Model only, for building a tree: sets @np->parent and appends @np to
+ * @parent's children, so that they iterate in the order added, as the
+ * nodes of a .dts.  Call it while building, before sharing.  A NULL
+ * argument is reported (WARN EINVAL) and ignored.
+ */
+static inline void of_node_add_child(struct device_node *parent, struct device_node *np)
+{
+	modern_of_node_add_child(parent, np);
+}
+
+/**
+ * of_set_root() - the tree that searches starting from NULL walk
+ * @root: the root node ("/"), or NULL for none
+ *
+ * Model only: the kernel's tree is the one firmware handed it; here the
+ * caller says which it built.  of_find_compatible_node(NULL, ...) and
+ * of_find_node_by_name(NULL, ...) search from @root; with no root set they
+ * find nothing.  A search that starts from a node walks that node's own
+ * tree, whatever the root.  Call it while building, before sharing.
+ */
+static inline void of_set_root(struct device_node *root)
+{
+	modern_of_set_root(root);
+}
+
+/**
+ * of_get_next_child() - iterate over a node's children
+ * @node: the parent, or NULL
+ * @prev: the child returned last time, or NULL to start
+ *
+ * Return: the child after @prev (the first if @prev is NULL), or NULL at
+ * the end or for a NULL @node.  The kernel takes a reference on the child
+ * and drops @prev's; the model counts none.
+ */
+static inline struct device_node *of_get_next_child(const struct device_node *node,
+						    struct device_node *prev)
+{
+	return modern_of_get_next_child(node, prev);
+}
+
+/**
+ * of_get_next_available_child() - as of_get_next_child(), skipping
+ * children that of_device_is_available() calls disabled
+ */
+static inline struct device_node *of_get_next_available_child(const struct device_node *node,
+							      struct device_node *prev)
+{
+	return modern_of_get_next_available_child(node, prev);
+}
+
+/* Every child of @parent in turn, as the kernel's macros. */
+#define for_each_child_of_node(parent, child)                                 \
+	for (child = of_get_next_child(parent, NULL); child != NULL;          \
+	     child = of_get_next_child(parent, child))
+#define for_each_available_child_of_node(parent, child)                       \
+	for (child = of_get_next_available_child(parent, NULL); child != NULL; \
+	     child = of_get_next_available_child(parent, child))
+
+/** of_get_child_count() - how many children @np has (0 for NULL) */
+static inline int of_get_child_count(const struct device_node *np)
+{
+	struct device_node *child;
+	int n = 0;
+
+	for_each_child_of_node(np, child)
+		n++;
+	return n;
+}
+
+/** of_get_available_child_count() - how many of them are available */
+static inline int of_get_available_child_count(const struct device_node *np)
+{
+	struct device_node *child;
+	int n = 0;
+
+	for_each_available_child_of_node(np, child)
+		n++;
+	return n;
+}
+
+/**
+ * of_find_compatible_node() - the next node compatible with a string
+ * @from:   the node to search after (it is not itself a candidate), or
+ *          NULL to search the whole tree set by of_set_root()
+ * @type:   the "device_type" the node must have, or NULL for any
+ * @compat: a string the node's "compatible" list must hold (compared
+ *          ignoring case, as the kernel), or NULL or "" for any
+ *
+ * Nodes are searched in the kernel's order: depth first, each node before
+ * its children, children in order.  With neither @type nor @compat given,
+ * nothing matches (as the kernel).  Status is not looked at.  The kernel
+ * drops a reference to @from and takes one on the result; the model counts
+ * none.
+ *
+ * Return: the node, or NULL if none follows.
+ */
+static inline struct device_node *of_find_compatible_node(struct device_node *from,
+							  const char *type,
+							  const char *compat)
+{
+	return modern_of_find_compatible_node(from, type, compat);
+}
+
+/* Every node compatible with @compat, in the kernel's order. */
+#define for_each_compatible_node(dn, type, compat)                            \
+	for (dn = of_find_compatible_node(NULL, type, compat); dn;            \
+	     dn = of_find_compatible_node(dn, type, compat))
+
+/**
+ * of_find_node_by_name() - the next node called @name
+ * @from: as of_find_compatible_node()'s
+ * @name: the node name without unit address ("data-only"), or NULL
+ *
+ * Return: the node, or NULL if none follows or @name is NULL.
+ */
+static inline struct device_node *of_find_node_by_name(struct device_node *from,
+						       const char *name)
+{
+	return modern_of_find_node_by_name(from, name);
+}
+
+/**
+ * of_device_is_compatible() - whether a node's "compatible" list holds
+ * @compat (ignoring case)
+ *
+ * Return: 0 if not (also for a NULL argument or an empty @compat);
+ * otherwise a positive score, higher for a string earlier in the list, as
+ * the kernel's.
+ */
+static inline int of_device_is_compatible(const struct device_node *np, const char *compat)
+{
+	return modern_of_device_is_compatible(np, compat);
+}
+
+/**
+ * of_device_is_available() - whether a node is enabled: it has no
+ * "status", or its status is "okay" or "ok"; false for a NULL node
+ */
+static inline bool of_device_is_available(const struct device_node *np)
+{
+	return modern_of_device_is_available(np);
+}
+
+/**
+ * of_property_read_bool() - whether a node has a property (a boolean
+ * property is true by being there: "pool;"); false for a NULL argument
+ */
+static inline bool of_property_read_bool(const struct device_node *np, const char *propname)
+{
+	return of_find_property(np, propname, NULL) != NULL;
+}
+
+/** of_property_present() - whether a node has a property, of any kind */
+static inline bool of_property_present(const struct device_node *np, const char *propname)
+{
+	return of_find_property(np, propname, NULL) != NULL;
+}
+
+/**
+ * of_property_read_u32() - read the first cell of a cell property
+ * @np:        the node
+ * @propname:  the property's name
+ * @out_value: receives the cell; untouched on failure
+ *
+ * Return: 0; -EINVAL if there is no such property (or an argument is
+ * NULL); -ENODATA if it has no value; -EOVERFLOW if its value is not
+ * cells (a string or phandles: the kernel reads raw bytes, the model
+ * refuses rather than guess).
+ */
+static inline int of_property_read_u32(const struct device_node *np, const char *propname,
+				       uint32_t *out_value)
+{
+	return modern_of_property_read_u32(np, propname, out_value);
+}
+
+/**
+ * of_address_to_resource() - an entry of a node's "reg", as a CPU address
+ * @np:    the node
+ * @index: which (address, size) pair of "reg", from 0
+ * @r:     receives the range; untouched on failure
+ *
+ * As the kernel's (declared in its <linux/of_address.h>): the entry is
+ * #address-cells then #size-cells cells, both read from the parent (or the
+ * nearest ancestor that has them; 1 and 1 if none does).  The address is
+ * translated up the tree: through each ancestor bus's "ranges" (an entry
+ * (child address, parent address, size) whose child range holds it; an
+ * empty "ranges" maps 1:1) until the root.  Counts past two cells keep the
+ * low 64 bits.  @r gets start, end = start + size - 1, IORESOURCE_MEM, and
+ * as name the @index-th "reg-names" string, or the node's full name.
+ *
+ * Return: 0, or -EINVAL: NULL @np or @r, a node without parent, no "reg"
+ * or too few entries, @index negative, #address-cells not 1 to 4 or
+ * #size-cells 0 or more than 4, an ancestor bus without "ranges", or an
+ * address no "ranges" entry covers (the kernel's OF_BAD_ADDR).  No report.
+ */
+static inline int of_address_to_resource(struct device_node *np, int index, struct resource *r)
+{
+	return modern_of_address_to_resource(np, index, r);
 }
 
 /* ------------------------------------------------------------ managed pools */

@@ -2,8 +2,10 @@
 /*
  * modern/linux/of.h - lets kernel-style code that includes <linux/of.h>
  * build unchanged with -Imodern.  The device-tree model (struct device_node,
- * struct property, of_parse_phandle(), ...) lives with the device model in
- * device/device.h, its manual.
+ * struct property, of_parse_phandle(), of_find_compatible_node(), child
+ * iteration, of_property_read_bool(), ...) lives with the device model in
+ * device/device.h, its manual; so do the kernel's <linux/of_address.h> and
+ * <linux/of_platform.h> calls, which come along here as well.
  */
 #ifndef GENALLOC_MODERN_LINUX_OF_H
 #define GENALLOC_MODERN_LINUX_OF_H

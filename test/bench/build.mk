@@ -31,11 +31,12 @@ check-compare-cli: $(BENCH_COMPARE) $(BENCH_TRACER) $(TRACEE)
 CHECK_TARGETS += check-compare-cli
 endif
 
-# bench/map.sh on hand-made dumps and the dumper's (test/bench/map_cli.sh),
+# bench/map.sh on hand-made dumps, the dumper's and genalloc-compare's peak
+# dumps (test/bench/map_cli.sh),
 # in README's make check only: a shell script, the same under any build.
 ifeq ($(B),build/checked)
 .PHONY: check-map
-check-map: $(B)/test/dump/dumper | deps-gnuplot deps-jq deps-xmllint
-	@sh test/bench/map_cli.sh $(B)/test/dump/dumper
+check-map: $(B)/test/dump/dumper $(BENCH_COMPARE) | deps-gnuplot deps-jq deps-xmllint
+	@sh test/bench/map_cli.sh $(B)/test/dump/dumper $(BENCH_COMPARE)
 CHECK_TARGETS += check-map
 endif

@@ -22,3 +22,20 @@ $(B)/test/compat/kernel-%: $(B)/test/compat/kernel/driver-%.o $(LIB_A)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS)
 
 -include $(B)/test/compat/kernel/driver-2005.d $(B)/test/compat/kernel/driver-2006.d
+
+# test/compat/kernel/sram_of.c: SRAM- and QE-shaped code that finds its
+# memory through the device tree (<linux/of.h>, <linux/of_address.h>,
+# <linux/platform_device.h>), built as the kernel would build it, with
+# -Imodern and nothing else of the library's.
+KOF := $(B)/test/compat/kernel-of
+PROGRAMS += $(KOF)
+CHECK_PROGRAMS += $(KOF)
+
+$(B)/test/compat/kernel/sram_of.o: test/compat/kernel/sram_of.c
+	@mkdir -p $(@D)
+	$(CC) -D_GNU_SOURCE -Imodern $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(KOF): $(B)/test/compat/kernel/sram_of.o $(LIB_A)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS)
+
+-include $(B)/test/compat/kernel/sram_of.d

@@ -5,6 +5,7 @@
  * names and duplicates, of_gen_pool_get over caller-built device trees, the
  * error pointers, and concurrent creation on one device.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdalign.h>
@@ -18,6 +19,9 @@
 #include "modern/linux/device.h"
 #include "modern/linux/err.h"
 #include "modern/linux/of.h"
+#include "modern/linux/of_address.h"
+#include "modern/linux/of_platform.h"
+#include "modern/linux/platform_device.h"
 
 /* Somewhere no test maps: the engine never touches managed memory. */
 #define BASE 0x40000000UL
@@ -702,7 +706,10 @@ START_TEST(of_helpers)
 	ck_assert_ptr_eq(of_get_parent(&t.alpha), &t.sram);
 	ck_assert_ptr_null(of_get_parent(&t.root));
 	ck_assert_ptr_null(of_get_parent(NULL));
-	ck_assert_ptr_eq(of_find_device_by_node(&t.sram), &t.sram_dev);
+	/* Bound, and of_gen_pool_get() finds its pools, but it is no platform
+	 * device: the kernel's of_find_device_by_node() would not find it. */
+	ck_assert_ptr_eq(t.sram.device, &t.sram_dev);
+	ck_assert_ptr_null(of_find_device_by_node(&t.sram));
 	ck_assert_ptr_null(of_find_device_by_node(&t.alpha));
 	ck_assert_ptr_null(of_find_device_by_node(NULL));
 
@@ -722,6 +729,426 @@ START_TEST(of_helpers)
 	ck_assert_str_eq(dev_name(&unnamed), "");
 	device_set_of_node(&unnamed, NULL);
 	ck_assert_ptr_null(unnamed.of_node);
+}
+END_TEST
+
+/* ------------------------------------------------------------ look-ups */
+
+/*
+ * A tree as a .dts would give it, built with of_node_add_child():
+ *
+ *	/ {
+ *		#address-cells = <1>; #size-cells = <1>;
+ *		soc {
+ *			compatible = "simple-bus"; ranges;
+ *			sram@5c000000 {
+ *				compatible = "acme,sram", "mmio-sram";
+ *				reg = <0x5c000000 0x40000>;
+ *				#address-cells = <1>; #size-cells = <1>;
+ *				ranges = <0 0x5c000000 0x40000>;
+ *				part@0 { reg = <0 0x1000>; pool; label = "alpha"; };
+ *				part@1000 { reg = <0x1000 0x800>; export; status = "disabled"; };
+ *				part@2000 { reg = <0x2000 0x400 0x3000 0x400>;
+ *					    reg-names = "a", "b"; status = "okay"; };
+ *			};
+ *			muram@110000 { compatible = "fsl,cpm-muram-data"; device_type = "muram";
+ *				       reg = <0x110000 0x2000 0x118000 0x1000>; };
+ *			data-only { status = "ok"; };
+ *		};
+ *		wide {	#address-cells = <2>; #size-cells = <2>;
+ *			ranges = <0 0 0x80000000 0 0x10000>;
+ *			dev@100 { reg = <0 0x100 0 0x20  0 0x20000 0 0x10>; };
+ *		};
+ *		nobus { #address-cells = <1>; #size-cells = <1>;
+ *			dev@0 { reg = <0 0x10>; }; };
+ *		zero { #size-cells = <0>; dev@0 { reg = <4>; }; };
+ *	};
+ */
+struct lk_tree {
+	struct device_node root, soc, sram, part0, part1000, part2000, muram, dataonly,
+		wide, widedev, nobus, nobusdev, zero, zerodev;
+	struct property p[40];
+	int np;
+};
+
+static struct lk_tree lk;
+
+static const uint32_t one[] = { 1 }, two[] = { 2 }, none[] = { 0 };
+static const uint32_t sram_reg[] = { 0x5c000000, 0x40000 };
+static const uint32_t sram_ranges[] = { 0, 0x5c000000, 0x40000 };
+static const uint32_t part0_reg[] = { 0, 0x1000 }, part1000_reg[] = { 0x1000, 0x800 };
+static const uint32_t part2000_reg[] = { 0x2000, 0x400, 0x3000, 0x400 };
+static const uint32_t muram_reg[] = { 0x110000, 0x2000, 0x118000, 0x1000 };
+static const uint32_t wide_ranges[] = { 0, 0, 0x80000000, 0, 0x10000 };
+static const uint32_t widedev_reg[] = { 0, 0x100, 0, 0x20, 0, 0x20000, 0, 0x10 };
+static const uint32_t small_reg[] = { 0, 0x10 }, zero_reg[] = { 4 };
+
+#define CELLS(a) .cells = (a), .nr_cells = (int)(sizeof(a) / sizeof((a)[0]))
+
+static void lk_prop(struct device_node *np, struct property pp)
+{
+	struct property *slot = &lk.p[lk.np++], **link;
+
+	ck_assert_int_le(lk.np, (int)(sizeof(lk.p) / sizeof(lk.p[0])));
+	*slot = pp;
+	for (link = &np->properties; *link; link = &(*link)->next)
+		;
+	*link = slot;
+}
+
+static void lk_node(struct device_node *np, struct device_node *parent, const char *name,
+		    const char *full_name)
+{
+	*np = (struct device_node){ .name = name, .full_name = full_name };
+	if (parent)
+		of_node_add_child(parent, np);
+}
+
+static void lookup_setup(void)
+{
+	memset(&lk, 0, sizeof(lk));
+	lk_node(&lk.root, NULL, "", "/");
+	lk_prop(&lk.root, (struct property){ .name = "#address-cells", CELLS(one) });
+	lk_prop(&lk.root, (struct property){ .name = "#size-cells", CELLS(one) });
+	lk_node(&lk.soc, &lk.root, "soc", "soc");
+	lk_prop(&lk.soc, (struct property){ .name = "compatible", .string = "simple-bus" });
+	lk_prop(&lk.soc, (struct property){ .name = "ranges" });
+	lk_node(&lk.sram, &lk.soc, "sram", "sram@5c000000");
+	lk_prop(&lk.sram, (struct property){ .name = "compatible",
+					     .string = "acme,sram\0mmio-sram",
+					     .length = sizeof("acme,sram\0mmio-sram") });
+	lk_prop(&lk.sram, (struct property){ .name = "reg", CELLS(sram_reg) });
+	lk_prop(&lk.sram, (struct property){ .name = "#address-cells", CELLS(one) });
+	lk_prop(&lk.sram, (struct property){ .name = "#size-cells", CELLS(one) });
+	lk_prop(&lk.sram, (struct property){ .name = "ranges", CELLS(sram_ranges) });
+	lk_node(&lk.part0, &lk.sram, "part", "part@0");
+	lk_prop(&lk.part0, (struct property){ .name = "reg", CELLS(part0_reg) });
+	lk_prop(&lk.part0, (struct property){ .name = "pool" });
+	lk_prop(&lk.part0, (struct property){ .name = "label", .string = "alpha" });
+	lk_node(&lk.part1000, &lk.sram, "part", "part@1000");
+	lk_prop(&lk.part1000, (struct property){ .name = "reg", CELLS(part1000_reg) });
+	lk_prop(&lk.part1000, (struct property){ .name = "export" });
+	lk_prop(&lk.part1000, (struct property){ .name = "status", .string = "disabled" });
+	lk_node(&lk.part2000, &lk.sram, "part", "part@2000");
+	lk_prop(&lk.part2000, (struct property){ .name = "reg", CELLS(part2000_reg) });
+	lk_prop(&lk.part2000, (struct property){ .name = "reg-names", .string = "a\0b",
+						 .length = sizeof("a\0b") });
+	lk_prop(&lk.part2000, (struct property){ .name = "status", .string = "okay" });
+	lk_node(&lk.muram, &lk.soc, "muram", "muram@110000");
+	lk_prop(&lk.muram, (struct property){ .name = "compatible",
+					      .string = "fsl,cpm-muram-data" });
+	lk_prop(&lk.muram, (struct property){ .name = "device_type", .string = "muram" });
+	lk_prop(&lk.muram, (struct property){ .name = "reg", CELLS(muram_reg) });
+	lk_node(&lk.dataonly, &lk.soc, "data-only", "data-only");
+	lk_prop(&lk.dataonly, (struct property){ .name = "status", .string = "ok" });
+	lk_node(&lk.wide, &lk.root, "wide", "wide");
+	lk_prop(&lk.wide, (struct property){ .name = "#address-cells", CELLS(two) });
+	lk_prop(&lk.wide, (struct property){ .name = "#size-cells", CELLS(two) });
+	lk_prop(&lk.wide, (struct property){ .name = "ranges", CELLS(wide_ranges) });
+	lk_node(&lk.widedev, &lk.wide, "dev", "dev@100");
+	lk_prop(&lk.widedev, (struct property){ .name = "reg", CELLS(widedev_reg) });
+	lk_node(&lk.nobus, &lk.root, "nobus", "nobus");
+	lk_prop(&lk.nobus, (struct property){ .name = "#address-cells", CELLS(one) });
+	lk_prop(&lk.nobus, (struct property){ .name = "#size-cells", CELLS(one) });
+	lk_node(&lk.nobusdev, &lk.nobus, "dev", "dev@0");
+	lk_prop(&lk.nobusdev, (struct property){ .name = "reg", CELLS(small_reg) });
+	lk_node(&lk.zero, &lk.root, "zero", "zero");
+	lk_prop(&lk.zero, (struct property){ .name = "#size-cells", CELLS(none) });
+	lk_node(&lk.zerodev, &lk.zero, "dev", "dev@0");
+	lk_prop(&lk.zerodev, (struct property){ .name = "reg", CELLS(zero_reg) });
+	of_set_root(&lk.root);
+}
+
+static void lookup_teardown(void)
+{
+	of_set_root(NULL);
+}
+
+START_TEST(tree_is_built_in_order)
+{
+	ck_assert_ptr_eq(lk.root.child, &lk.soc);
+	ck_assert_ptr_eq(lk.soc.sibling, &lk.wide);
+	ck_assert_ptr_eq(lk.wide.sibling, &lk.nobus);
+	ck_assert_ptr_eq(lk.nobus.sibling, &lk.zero);
+	ck_assert_ptr_null(lk.zero.sibling);
+	ck_assert_ptr_eq(lk.part1000.parent, &lk.sram);
+	ck_assert_ptr_eq(of_get_parent(&lk.part2000), &lk.sram);
+	capture_errors();
+	of_node_add_child(NULL, &lk.part0);
+	ck_assert_int_eq(last_error()->severity, GENALLOC_WARN);
+	ck_assert_int_eq(last_error()->code, GENALLOC_EINVAL);
+	of_node_add_child(&lk.sram, NULL);
+	ck_assert_int_eq(errors_seen(), 2);
+	ck_assert_ptr_eq(lk.part0.parent, &lk.sram);
+	ck_assert_int_eq(of_get_child_count(&lk.sram), 3);
+}
+END_TEST
+
+START_TEST(children_in_order)
+{
+	struct device_node *child, *seen[4];
+	int n = 0;
+
+	for_each_child_of_node(&lk.sram, child) {
+		ck_assert_int_lt(n, 4);
+		seen[n++] = child;
+	}
+	ck_assert_int_eq(n, 3);
+	ck_assert_ptr_eq(seen[0], &lk.part0);
+	ck_assert_ptr_eq(seen[1], &lk.part1000);
+	ck_assert_ptr_eq(seen[2], &lk.part2000);
+	ck_assert_ptr_eq(of_get_next_child(&lk.sram, NULL), &lk.part0);
+	ck_assert_ptr_eq(of_get_next_child(&lk.sram, &lk.part0), &lk.part1000);
+	ck_assert_ptr_null(of_get_next_child(&lk.sram, &lk.part2000));
+	ck_assert_ptr_null(of_get_next_child(&lk.part0, NULL));	/* a leaf */
+	ck_assert_ptr_null(of_get_next_child(NULL, NULL));
+	ck_assert_int_eq(of_get_child_count(&lk.part0), 0);
+	ck_assert_int_eq(of_get_child_count(NULL), 0);
+	ck_assert_int_eq(of_get_child_count(&lk.root), 4);
+
+	/* part@1000 is disabled; "okay", "ok" and no status are available. */
+	n = 0;
+	for_each_available_child_of_node(&lk.sram, child)
+		seen[n++] = child;
+	ck_assert_int_eq(n, 2);
+	ck_assert_ptr_eq(seen[0], &lk.part0);
+	ck_assert_ptr_eq(seen[1], &lk.part2000);
+	ck_assert_ptr_eq(of_get_next_available_child(&lk.sram, &lk.part0), &lk.part2000);
+	ck_assert_ptr_null(of_get_next_available_child(NULL, NULL));
+	ck_assert_int_eq(of_get_available_child_count(&lk.sram), 2);
+	ck_assert(of_device_is_available(&lk.part0));
+	ck_assert(!of_device_is_available(&lk.part1000));
+	ck_assert(of_device_is_available(&lk.part2000));
+	ck_assert(of_device_is_available(&lk.dataonly));
+	ck_assert(!of_device_is_available(NULL));
+	/* A status that is no string is not "okay". */
+	lk_prop(&lk.part0, (struct property){ .name = "status", CELLS(one) });
+	ck_assert(!of_device_is_available(&lk.part0));
+}
+END_TEST
+
+START_TEST(find_compatible)
+{
+	struct device_node *np;
+	int n = 0;
+
+	ck_assert_ptr_eq(of_find_compatible_node(NULL, NULL, "mmio-sram"), &lk.sram);
+	ck_assert_ptr_eq(of_find_compatible_node(NULL, NULL, "acme,sram"), &lk.sram);
+	ck_assert_ptr_eq(of_find_compatible_node(NULL, NULL, "MMIO-SRAM"), &lk.sram);
+	ck_assert_ptr_null(of_find_compatible_node(NULL, NULL, "mmio"));	/* whole strings */
+	ck_assert_ptr_null(of_find_compatible_node(NULL, NULL, "nosuch"));
+	/* @from itself is not a candidate; the search goes on after it. */
+	ck_assert_ptr_null(of_find_compatible_node(&lk.sram, NULL, "mmio-sram"));
+	ck_assert_ptr_eq(of_find_compatible_node(&lk.soc, NULL, "mmio-sram"), &lk.sram);
+	ck_assert_ptr_eq(of_find_compatible_node(&lk.part2000, NULL, "fsl,cpm-muram-data"),
+			 &lk.muram);
+	ck_assert_ptr_null(of_find_compatible_node(&lk.muram, NULL, "simple-bus"));
+	/* The type must match as well; a type alone is enough. */
+	ck_assert_ptr_eq(of_find_compatible_node(NULL, "muram", "fsl,cpm-muram-data"),
+			 &lk.muram);
+	ck_assert_ptr_null(of_find_compatible_node(NULL, "memory", "fsl,cpm-muram-data"));
+	ck_assert_ptr_eq(of_find_compatible_node(NULL, "muram", NULL), &lk.muram);
+	/* Nothing asked, nothing found. */
+	ck_assert_ptr_null(of_find_compatible_node(NULL, NULL, NULL));
+	ck_assert_ptr_null(of_find_compatible_node(NULL, NULL, ""));
+	ck_assert_ptr_null(of_find_compatible_node(NULL, "", ""));
+
+	for_each_compatible_node(np, NULL, "simple-bus")
+		n++;
+	ck_assert_int_eq(n, 1);
+
+	/* The kernel's score: the first string beats the second. */
+	ck_assert_int_eq(of_device_is_compatible(&lk.sram, "acme,sram"), INT_MAX / 2);
+	ck_assert_int_eq(of_device_is_compatible(&lk.sram, "mmio-sram"), INT_MAX / 2 - 4);
+	ck_assert_int_eq(of_device_is_compatible(&lk.sram, "simple-bus"), 0);
+	ck_assert_int_eq(of_device_is_compatible(&lk.sram, ""), 0);
+	ck_assert_int_eq(of_device_is_compatible(&lk.sram, NULL), 0);
+	ck_assert_int_eq(of_device_is_compatible(NULL, "mmio-sram"), 0);
+	ck_assert_int_eq(of_device_is_compatible(&lk.part0, "mmio-sram"), 0);
+
+	ck_assert_ptr_eq(of_find_node_by_name(NULL, "data-only"), &lk.dataonly);
+	ck_assert_ptr_eq(of_find_node_by_name(NULL, "part"), &lk.part0);
+	ck_assert_ptr_eq(of_find_node_by_name(&lk.part0, "part"), &lk.part1000);
+	ck_assert_ptr_eq(of_find_node_by_name(&lk.part2000, "dev"), &lk.widedev);
+	ck_assert_ptr_null(of_find_node_by_name(NULL, "nosuch"));
+	ck_assert_ptr_null(of_find_node_by_name(NULL, NULL));
+
+	/* Without a root, a search from NULL finds nothing; one from a node
+	 * still walks that node's tree. */
+	of_set_root(NULL);
+	ck_assert_ptr_null(of_find_compatible_node(NULL, NULL, "mmio-sram"));
+	ck_assert_ptr_null(of_find_node_by_name(NULL, "data-only"));
+	ck_assert_ptr_eq(of_find_compatible_node(&lk.soc, NULL, "mmio-sram"), &lk.sram);
+}
+END_TEST
+
+START_TEST(read_properties)
+{
+	const char *s = "untouched";
+	uint32_t v = 77;
+	int len = -1;
+
+	ck_assert(of_property_read_bool(&lk.part0, "pool"));
+	ck_assert(!of_property_read_bool(&lk.part0, "export"));
+	ck_assert(of_property_read_bool(&lk.part1000, "export"));
+	ck_assert(of_property_read_bool(&lk.part0, "label"));	/* present is true */
+	ck_assert(!of_property_read_bool(NULL, "pool"));
+	ck_assert(!of_property_read_bool(&lk.part0, NULL));
+	ck_assert(of_property_present(&lk.sram, "ranges"));
+	ck_assert(!of_property_present(&lk.part0, "ranges"));
+
+	/* A string list: the first string, its whole length. */
+	ck_assert_int_eq(of_property_read_string(&lk.sram, "compatible", &s), 0);
+	ck_assert_str_eq(s, "acme,sram");
+	ck_assert_ptr_nonnull(of_find_property(&lk.sram, "compatible", &len));
+	ck_assert_int_eq(len, (int)sizeof("acme,sram\0mmio-sram"));
+	ck_assert_ptr_nonnull(of_find_property(&lk.muram, "reg", &len));
+	ck_assert_int_eq(len, 4 * 4);
+	ck_assert_int_eq(of_property_read_string(&lk.sram, "reg", &s), -ENODATA);
+
+	ck_assert_int_eq(of_property_read_u32(&lk.sram, "#address-cells", &v), 0);
+	ck_assert_int_eq(v, 1);
+	ck_assert_int_eq(of_property_read_u32(&lk.muram, "reg", &v), 0);
+	ck_assert_int_eq(v, 0x110000);
+	v = 77;
+	ck_assert_int_eq(of_property_read_u32(&lk.sram, "compatible", &v), -EOVERFLOW);
+	ck_assert_int_eq(of_property_read_u32(&lk.part0, "pool", &v), -ENODATA);
+	ck_assert_int_eq(of_property_read_u32(&lk.part0, "nosuch", &v), -EINVAL);
+	ck_assert_int_eq(of_property_read_u32(NULL, "reg", &v), -EINVAL);
+	ck_assert_int_eq(of_property_read_u32(&lk.part0, "reg", NULL), -EINVAL);
+	ck_assert_int_eq(v, 77);
+}
+END_TEST
+
+static void expect_resource(struct device_node *np, int index, resource_size_t start,
+			    resource_size_t size, const char *name)
+{
+	struct resource r;
+
+	memset(&r, 0xa5, sizeof(r));
+	ck_assert_int_eq(of_address_to_resource(np, index, &r), 0);
+	ck_assert_uint_eq(r.start, start);
+	ck_assert_uint_eq(r.end, start + size - 1);
+	ck_assert_uint_eq(resource_size(&r), size);
+	ck_assert_uint_eq(r.flags, IORESOURCE_MEM);
+	ck_assert_uint_eq(resource_type(&r), IORESOURCE_MEM);
+	ck_assert_uint_eq(r.desc, 0);
+	ck_assert_str_eq(r.name, name);
+}
+
+START_TEST(address_to_resource)
+{
+	struct resource r;
+
+	/* Through the soc's empty "ranges": 1:1. */
+	expect_resource(&lk.sram, 0, 0x5c000000, 0x40000, "sram@5c000000");
+	/* Through the SRAM's "ranges": offsets become CPU addresses. */
+	expect_resource(&lk.part0, 0, 0x5c000000, 0x1000, "part@0");
+	expect_resource(&lk.part1000, 0, 0x5c001000, 0x800, "part@1000");
+	expect_resource(&lk.part2000, 0, 0x5c002000, 0x400, "a");
+	expect_resource(&lk.part2000, 1, 0x5c003000, 0x400, "b");
+	expect_resource(&lk.muram, 0, 0x110000, 0x2000, "muram@110000");
+	expect_resource(&lk.muram, 1, 0x118000, 0x1000, "muram@110000");
+	/* Two cells of address and of size, into a bus of one. */
+	expect_resource(&lk.widedev, 0, 0x80000100, 0x20, "dev@100");
+
+	memset(&r, 0x5a, sizeof(r));
+	/* Past the entries, negative, no "reg" at all. */
+	ck_assert_int_eq(of_address_to_resource(&lk.part2000, 2, &r), -EINVAL);
+	ck_assert_int_eq(of_address_to_resource(&lk.muram, 2, &r), -EINVAL);
+	ck_assert_int_eq(of_address_to_resource(&lk.part0, -1, &r), -EINVAL);
+	ck_assert_int_eq(of_address_to_resource(&lk.soc, 0, &r), -EINVAL);
+	/* An address outside every "ranges" entry; a bus with no "ranges";
+	 * a bus with #size-cells 0; the root, which has no parent bus. */
+	ck_assert_int_eq(of_address_to_resource(&lk.widedev, 1, &r), -EINVAL);
+	ck_assert_int_eq(of_address_to_resource(&lk.nobusdev, 0, &r), -EINVAL);
+	ck_assert_int_eq(of_address_to_resource(&lk.zerodev, 0, &r), -EINVAL);
+	ck_assert_int_eq(of_address_to_resource(&lk.root, 0, &r), -EINVAL);
+	ck_assert_int_eq(of_address_to_resource(NULL, 0, &r), -EINVAL);
+	ck_assert_int_eq(of_address_to_resource(&lk.sram, 0, NULL), -EINVAL);
+	ck_assert_uint_eq(r.start, 0x5a5a5a5a5a5a5a5aULL);	/* untouched */
+	/* A "reg" with a partial entry: the whole entries are read. */
+	lk.p[lk.np - 1].nr_cells = 3;	/* the zero bus's dev: one cell is now 3 */
+	ck_assert_int_eq(of_address_to_resource(&lk.zerodev, 0, &r), -EINVAL);
+}
+END_TEST
+
+START_TEST(platform_devices)
+{
+	struct resource res[2] = {
+		{ .start = 0x5c000000, .end = 0x5c03ffff, .flags = IORESOURCE_MEM },
+		{ .start = 0x10, .end = 0x1f, .flags = IORESOURCE_IO },
+	};
+	struct platform_device pdev = { .name = "mmio-sram", .id = PLATFORM_DEVID_NONE,
+					.num_resources = 2, .resource = res };
+	struct platform_device other = { .name = "other" };
+	struct device plain = { .name = "plain" };
+	int pdata = 7, drv = 9;
+	struct device_node *phandle[1] = { &lk.part0 };
+	struct property pools = { .name = "sram", .phandles = phandle, .nr_phandles = 1 };
+	struct device_node consumer = { .name = "consumer", .properties = &pools };
+
+	pdev.dev.of_node = &lk.sram;
+	pdev.dev.platform_data = &pdata;
+	ck_assert_ptr_null(of_find_device_by_node(&lk.sram));
+	ck_assert_int_eq(platform_device_register(&pdev), 0);
+	ck_assert(_Generic(of_find_device_by_node(&lk.sram), struct platform_device *: 1,
+			   default: 0));
+	ck_assert_ptr_eq(of_find_device_by_node(&lk.sram), &pdev);
+	ck_assert_ptr_eq(to_platform_device(&pdev.dev), &pdev);
+	ck_assert_ptr_eq(pdev.dev.bus, &platform_bus_type);
+	ck_assert(dev_is_platform(&pdev.dev));
+	ck_assert(!dev_is_platform(&plain));
+	ck_assert_str_eq(dev_name(&pdev.dev), "mmio-sram");
+	ck_assert_ptr_eq(dev_get_platdata(&pdev.dev), &pdata);
+	ck_assert_ptr_null(platform_get_drvdata(&pdev));
+	platform_set_drvdata(&pdev, &drv);
+	ck_assert_ptr_eq(platform_get_drvdata(&pdev), &drv);
+	ck_assert_ptr_eq(dev_get_drvdata(&pdev.dev), &drv);
+	dev_set_drvdata(&plain, &pdata);
+	ck_assert_ptr_eq(dev_get_drvdata(&plain), &pdata);
+	ck_assert_ptr_eq(get_device(&pdev.dev), &pdev.dev);
+	put_device(&pdev.dev);
+
+	ck_assert_ptr_eq(platform_get_resource(&pdev, IORESOURCE_MEM, 0), &res[0]);
+	ck_assert_ptr_eq(platform_get_resource(&pdev, IORESOURCE_IO, 0), &res[1]);
+	ck_assert_ptr_null(platform_get_resource(&pdev, IORESOURCE_MEM, 1));
+
+	/* A registered device owns pools, found through the tree. */
+	struct gen_pool *alpha = devm_pool(&pdev.dev, 5, "alpha");
+
+	ck_assert_ptr_eq(of_gen_pool_get(&consumer, "sram", 0), alpha);
+
+	/* The node is taken: another device is refused, nothing changes. */
+	capture_errors();
+	other.dev.of_node = &lk.sram;
+	ck_assert_int_eq(platform_device_register(&other), -EBUSY);
+	ck_assert_int_eq(last_error()->severity, GENALLOC_WARN);
+	ck_assert_int_eq(last_error()->code, GENALLOC_EINVAL);
+	ck_assert_ptr_null(other.dev.bus);
+	ck_assert_ptr_eq(of_find_device_by_node(&lk.sram), &pdev);
+	ck_assert_int_eq(platform_device_register(NULL), -EINVAL);
+	ck_assert_int_eq(errors_seen(), 2);
+	/* Registering again keeps what the device owns. */
+	ck_assert_int_eq(platform_device_register(&pdev), 0);
+	ck_assert_ptr_eq(of_gen_pool_get(&consumer, "sram", 0), alpha);
+
+	platform_device_unregister(&pdev);
+	ck_assert_ptr_null(of_find_device_by_node(&lk.sram));
+	ck_assert_ptr_null(lk.sram.device);
+	ck_assert_ptr_null(of_gen_pool_get(&consumer, "sram", 0));
+	platform_device_unregister(NULL);
+	ck_assert_int_eq(errors_seen(), 2);
+
+	/* Now the other one may have it; a device without a node is fine. */
+	ck_assert_int_eq(platform_device_register(&other), 0);
+	ck_assert_ptr_eq(of_find_device_by_node(&lk.sram), &other);
+	ck_assert_str_eq(dev_name(&other.dev), "other");
+	platform_device_unregister(&other);
+	other.dev.of_node = NULL;
+	ck_assert_int_eq(platform_device_register(&other), 0);
+	ck_assert_ptr_null(of_find_device_by_node(&lk.sram));
+	platform_device_unregister(&other);
 }
 END_TEST
 
@@ -970,6 +1397,16 @@ Suite *modern_device_suite(void)
 	tcase_add_test(tc, of_unresolvable_gives_null);
 	tcase_add_test(tc, of_released_device_has_no_pool);
 	tcase_add_test(tc, of_helpers);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("lookups");
+	tcase_add_checked_fixture(tc, lookup_setup, lookup_teardown);
+	tcase_add_test(tc, tree_is_built_in_order);
+	tcase_add_test(tc, children_in_order);
+	tcase_add_test(tc, find_compatible);
+	tcase_add_test(tc, read_properties);
+	tcase_add_test(tc, address_to_resource);
+	tcase_add_test(tc, platform_devices);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("misc");
