@@ -114,6 +114,7 @@
 #include "../common/api.h"
 #include "../common/dump.h"
 #include "../common/error.h"
+#include "../common/version.h"
 #include "stats.h"
 
 #ifdef __cplusplus

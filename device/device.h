@@ -76,6 +76,7 @@
 #include <stddef.h>
 
 #include "../common/api.h"
+#include "../common/version.h"
 
 #ifdef __cplusplus
 extern "C" {

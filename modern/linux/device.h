@@ -8,6 +8,8 @@
 #ifndef GENALLOC_MODERN_LINUX_DEVICE_H
 #define GENALLOC_MODERN_LINUX_DEVICE_H
 
+#include "../../common/version.h"
+
 #include "../../device/device.h"
 #include "../../device/err.h"
 

@@ -8,6 +8,8 @@
 #ifndef GENALLOC_MODERN_LINUX_OF_H
 #define GENALLOC_MODERN_LINUX_OF_H
 
+#include "../../common/version.h"
+
 #include "../../device/device.h"
 
 #endif /* GENALLOC_MODERN_LINUX_OF_H */

@@ -6,3 +6,11 @@
 CHECK_TARGETS += check-misuse-doc
 check-misuse-doc:
 	@bash test/docs/misuse_rows.sh docs/misuse.md
+
+# bench/results.sh, which writes bench/README.md's Results section from
+# make compare's files, on a fixed set of them with known means.
+.PHONY: check-bench-results
+CHECK_TARGETS += check-bench-results
+check-bench-results:
+	@sh bench/results.sh test/docs/results | diff -u test/docs/results/expected.md - \
+		&& echo "bench/results.sh: the means of test/docs/results/ are right"
