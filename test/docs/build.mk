@@ -14,3 +14,13 @@ CHECK_TARGETS += check-bench-results
 check-bench-results:
 	@sh bench/results.sh test/docs/results | diff -u test/docs/results/expected.md - \
 		&& echo "bench/results.sh: the means of test/docs/results/ are right"
+
+# The manual pages: mandoc finds nothing to warn about in any of them, and
+# every public call of the installed headers has one (test/docs/man_names.sh;
+# make check-install checks the installed pages and links the same way).
+.PHONY: check-man
+CHECK_TARGETS += check-man
+check-man: | deps-mandoc
+	@mandoc -T lint -W warning $(MAN_PAGES) && \
+		echo "man: mandoc -T lint -W warning: nothing to say about the $(words $(MAN_PAGES)) pages"
+	@bash test/docs/man_names.sh man $(PUBLIC_HDRS)

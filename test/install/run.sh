@@ -4,14 +4,16 @@
 # test/install/run.sh - "make check-install": install into a scratch
 # DESTDIR, build test/install/consumer.c outside the tree the ways README
 # documents (pkg-config shared and static, CMake's genalloc::genalloc and
-# genalloc::genalloc_static), run each, then uninstall and check that no
-# file is left.  CC, MAKE and VARIANT come from the calling make.
+# genalloc::genalloc_static), run each, check the manual pages and
+# documents, then uninstall and check that no file is left; and run
+# README's quick start.  CC, MAKE and VARIANT come from the calling make.
 set -euo pipefail
 
 cc=${CC:-cc}
 make=${MAKE:-make}
 variant=${VARIANT:-release}
 src=$(cd "$(dirname "$0")" && pwd)
+top=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 dest=$work/dest
@@ -93,6 +95,21 @@ if cmake -S "$src" -B "$work/cmake-newer" -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFI
 fi
 ok "CMake refuses a newer major version"
 
+# The manual: a page or a link for every public call of the installed
+# headers, each read by mandoc without a warning, and man's way in works:
+# gen_pool_free(3) is the page of gen_pool_alloc(3).
+man3=$root/share/man/man3
+bash "$top/test/docs/man_names.sh" --installed "$man3" \
+	$(find "$root/include/genalloc" -name '*.h' | sort)
+mandoc -T lint -W warning "$man3"/*.3
+mandoc -T ascii "$man3/gen_pool_free.3" | sed 's/.\x08//g' | grep -q 'gen_pool_free(struct gen_pool \*pool' \
+	|| { echo "check-install: gen_pool_free(3) does not show its synopsis" >&2; exit 1; }
+for f in README LICENSE LICENSES/GPL-2.0-only.txt LICENSES/BSD-2-Clause.txt docs/misuse.md; do
+	cmp -s "$top/$f" "$root/share/doc/genalloc/$f" \
+		|| { echo "check-install: share/doc/genalloc/$f is not $f" >&2; exit 1; }
+done
+ok "manual pages and links for every public call, and README, LICENSE and docs/ in share/doc"
+
 "$make" --no-print-directory uninstall DESTDIR="$dest" PREFIX="$prefix" CC="$cc" VARIANT="$variant"
 left=$(find "$dest" ! -type d)
 if [ -n "$left" ]; then
@@ -105,8 +122,7 @@ ok "uninstall removes every file"
 # README's quick start, as a user types it, in a scratch home: its commands
 # from "make install" on (the clone and the build are this tree), run in a
 # copy of the tree's top made of links, so that ./hello lands there; then
-# ./hello's output against the one README shows, and man finds the pages.
-top=$PWD
+# ./hello's output against the one README shows.
 qs=$work/quickstart
 mkdir -p "$qs/tree" "$qs/home"
 for f in "$top"/* ; do ln -s "$f" "$qs/tree/"; done
