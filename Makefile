@@ -134,7 +134,7 @@ help: help-core
 # ---------------------------------------------------------------- top targets
 .PHONY: all lib check check-includes check-run check-asan check-tsan check-valgrind coverage \
 	install uninstall check-install clean help help-core deps-check deps-lcov deps-valgrind \
-	deps-gnuplot deps-cxx deps-cmake deps-jq deps-xmllint deps-pkg-config deps-fuzzer FORCE
+	deps-gnuplot deps-cxx deps-cmake deps-jq deps-xmllint deps-pkg-config deps-mandoc deps-fuzzer FORCE
 
 all: lib $(PROGRAMS)
 ifeq ($(B),build/release)
@@ -316,6 +316,8 @@ deps-xmllint:
 	@$(REQUIRE) 'xmllint' 'command -v xmllint' libxml2-utils
 deps-pkg-config:
 	@$(REQUIRE) 'pkg-config' 'command -v pkg-config' pkg-config
+deps-mandoc:
+	@$(REQUIRE) 'mandoc (the manual pages checker)' 'command -v mandoc' mandoc
 deps-fuzzer:
 	@$(REQUIRE) "clang's libFuzzer runtime" \
 		'echo "int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; return (int)n & 0; }" \
@@ -325,15 +327,25 @@ deps-fuzzer:
 # ---------------------------------------------------------------- install
 # make install builds the library alone, with the CC and VARIANT of its
 # command line (never a build another compiler left behind), and installs
-# the static and shared libraries, the public headers, genalloc.pc and the
-# CMake package.  It installs no packages.  make uninstall removes exactly
-# those files, and the directories of its own they leave empty.
+# the static and shared libraries, the public headers, genalloc.pc, the
+# CMake package, the manual pages (man/) and README, CHANGES, LICENSE,
+# LICENSES/ and docs/ (DOCDIR).  It installs no packages.  make uninstall
+# removes exactly those files, and the directories of its own they leave
+# empty.
 # The public headers are named, not inferred from file names: a header an
 # engine shares between its own files (modern/index_state_internal.h) is not the API.
 PUBLIC_HDRS := common/api.h common/dump.h common/error.h common/version.h \
 	legacy/genalloc.h compat/genalloc.h compat/stats.h compat/linux/genalloc.h \
 	modern/genalloc.h $(wildcard modern/linux/*.h) device/device.h device/err.h
 CMAKEDIR ?= $(LIBDIR)/cmake/genalloc
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/genalloc
+# A manual page per group of calls (man/*.3, mdoc); every name in a page's
+# NAME section is installed as a link to it, so that "man gen_pool_free"
+# finds gen_pool_alloc(3).
+MAN_PAGES := $(sort $(wildcard man/*.3))
+MAN_NAMES = sed -n '/^\.Sh NAME/,/^\.Nd/s/^\.Nm \([A-Za-z_0-9]*\).*/\1/p' $(1)
+DOC_FILES := README CHANGES LICENSE $(sort $(wildcard LICENSES/* docs/*))
 PKG_FILES := $(B)/genalloc.pc $(B)/genallocConfig.cmake $(B)/genallocConfigVersion.cmake
 SIZEOF_VOID_P := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | sed -n 's/.*__SIZEOF_POINTER__ //p')
 
@@ -366,6 +378,18 @@ install: $(LIB_A) $(LIB_SO) $(PKG_FILES)
 	install -m 644 $(B)/genalloc.pc $(DESTDIR)$(PKGCONFIGDIR)/genalloc.pc
 	install -m 644 $(B)/genallocConfig.cmake $(B)/genallocConfigVersion.cmake \
 		$(DESTDIR)$(CMAKEDIR)/
+	install -d $(DESTDIR)$(MANDIR)/man3
+	@set -e; for p in $(MAN_PAGES); do \
+		page=$$(basename $$p); \
+		install -m 644 $$p $(DESTDIR)$(MANDIR)/man3/$$page; \
+		for n in $$($(call MAN_NAMES,$$p)); do \
+			[ "$$n.3" = "$$page" ] || ln -sf $$page $(DESTDIR)$(MANDIR)/man3/$$n.3; \
+		done; done
+	@echo "install: $(words $(MAN_PAGES)) manual pages and their links in $(DESTDIR)$(MANDIR)/man3"
+	@set -e; for f in $(DOC_FILES); do \
+		install -d $(DESTDIR)$(DOCDIR)/$$(dirname $$f); \
+		install -m 644 $$f $(DESTDIR)$(DOCDIR)/$$f; done
+	@echo "install: $(DOC_FILES) in $(DESTDIR)$(DOCDIR)"
 	@echo "Installed genalloc $(VERSION) ($(CCNAME), $(VARIANT)) under $(DESTDIR)$(PREFIX)"
 
 uninstall:
@@ -374,14 +398,19 @@ uninstall:
 		$(DESTDIR)$(PKGCONFIGDIR)/genalloc.pc \
 		$(DESTDIR)$(CMAKEDIR)/genallocConfig.cmake $(DESTDIR)$(CMAKEDIR)/genallocConfigVersion.cmake \
 		$(PUBLIC_HDRS:%=$(DESTDIR)$(INCLUDEDIR)/genalloc/%)
+	@for p in $(MAN_PAGES); do \
+		for n in $$($(call MAN_NAMES,$$p)); do rm -f $(DESTDIR)$(MANDIR)/man3/$$n.3; done; \
+		rm -f $(DESTDIR)$(MANDIR)/man3/$$(basename $$p); done
+	rm -f $(DOC_FILES:%=$(DESTDIR)$(DOCDIR)/%)
 	@for d in $$(printf '%s\n' $(sort $(dir $(PUBLIC_HDRS))) | sort -r); do \
 		rmdir $(DESTDIR)$(INCLUDEDIR)/genalloc/$$d 2>/dev/null || true; done
 	@rmdir $(DESTDIR)$(INCLUDEDIR)/genalloc $(DESTDIR)$(CMAKEDIR) 2>/dev/null || true
+	@rmdir $(DESTDIR)$(DOCDIR)/LICENSES $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # Install into a scratch DESTDIR, build and run the consumers of
 # test/install/ against that copy (pkg-config, shared and static; CMake),
 # then uninstall and check that nothing is left.
-check-install: $(LIB_A) $(LIB_SO) | deps-pkg-config deps-cmake
+check-install: $(LIB_A) $(LIB_SO) | deps-pkg-config deps-cmake deps-mandoc
 	@CC='$(CC)' MAKE='$(MAKE)' VARIANT='$(VARIANT)' bash test/install/run.sh
 
 clean:
@@ -390,14 +419,28 @@ clean:
 help-core:
 	@echo 'Targets:'
 	@echo '  all (default)   build/libgenalloc.a and build/libgenalloc.so, examples, benches'
+	@echo '  lib             the static and shared library alone, in build/VARIANT/'
 	@echo '  check           run every Check suite and the examples (installs Check if root)'
-	@echo '  check-includes  every #include against test/include-rules.txt (make check runs it)'
+	@echo '                  and each check-* below marked (make check), which also run alone'
 	@echo '  check-asan      the same under AddressSanitizer + UBSan'
 	@echo '  check-tsan      the same under ThreadSanitizer, with the long stress runs'
 	@echo '  check-valgrind  the same under valgrind (memcheck, leak check)'
+	@echo '  check-includes  every #include against test/include-rules.txt (make check)'
+	@echo '  check-deps      each deps-* target with its tool hidden (make check)'
+	@echo '  check-man       mandoc lint of man/, and a page for every public call (make check)'
+	@echo '  check-misuse-doc  every test docs/misuse.md names exists (make check)'
+	@echo '  check-minimal-readme  README'"'"'s copies of examples/minimal/ are the files (make check)'
+	@echo '  check-bench-results  bench/results.sh on test/docs/results/ (make check)'
+	@echo '  check-install   install into a scratch DESTDIR, build and run consumers with'
+	@echo '                  pkg-config and CMake, check the manual, uninstall; run README'"'"'s'
+	@echo '                  quick start in a scratch home (needs pkg-config, cmake, mandoc)'
 	@echo '  coverage        line and branch coverage of the library: build/coverage/html/'
-	@echo '  install         PREFIX, DESTDIR, LIBDIR, INCLUDEDIR honoured; installs genalloc.pc'
+	@echo '  install         the library, headers, genalloc.pc, CMake package, manual pages'
+	@echo '                  and README, LICENSE, docs/; PREFIX, DESTDIR, LIBDIR, INCLUDEDIR,'
+	@echo '                  MANDIR, DOCDIR honoured'
 	@echo '  uninstall       remove what install put in place'
+	@echo '  deps-NAME       install a tool the targets need (check, lcov, valgrind, gnuplot,'
+	@echo '                  cxx, cmake, jq, xmllint, pkg-config, mandoc, fuzzer) if root'
 	@echo '  clean           remove build/'
 	@echo '  help            this list'
 	@echo 'Variables: VARIANT=release|checked|debug|asan|tsan|coverage  CC=gcc|clang  SUITE=<name>'

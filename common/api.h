@@ -17,4 +17,11 @@
 #define GENALLOC_API
 #endif
 
+
+/*
+ * Every public header gives the version; version.h uses GENALLOC_API, so
+ * it comes after the definition (and finds this header's guard set).
+ */
+#include "version.h"
+
 #endif /* GENALLOC_COMMON_API_H */

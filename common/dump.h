@@ -43,6 +43,8 @@
 #ifndef GENALLOC_COMMON_DUMP_H
 #define GENALLOC_COMMON_DUMP_H
 
+#include "version.h"
+
 #define GENALLOC_DUMP_TEXT 0	/* a line per chunk with a density bar */
 #define GENALLOC_DUMP_JSON 1	/* the schema above */
 

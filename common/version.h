@@ -18,9 +18,9 @@ extern "C" {
 #endif
 
 #define GENALLOC_VERSION_MAJOR 0
-#define GENALLOC_VERSION_MINOR 1
+#define GENALLOC_VERSION_MINOR 2
 #define GENALLOC_VERSION_PATCH 0
-#define GENALLOC_VERSION_STRING "0.1.0"
+#define GENALLOC_VERSION_STRING "0.2.0"
 
 /* One number that orders releases: (MAJOR << 16) | (MINOR << 8) | PATCH. */
 #define GENALLOC_VERSION \

@@ -51,10 +51,10 @@
  *                                               bit in donated chunks), for
  *                                               whole chunks even when only
  *                                               a page of one was donated
- *  concurrency    one mutex per pool            the engine's pool mutex per
- *                                               alloc and free (its default,
- *                                               indexed mode); the compat
- *                                               mutex only serialises growth
+ *  concurrency    one lock per pool (the        the engine's pool lock per
+ *                 library's futex lock, which   alloc and free (its default,
+ *                 refuses re-entry)             indexed mode); compat's own
+ *                                               lock only serialises growth
  *                                               and donation
  *  speed          O(orders) alloc, O(1) free    O(log chunk) summary-tree
  *                                               search, then the first chunk
@@ -94,6 +94,7 @@
 #include "../common/api.h"
 #include "../common/dump.h"
 #include "../common/error.h"
+#include "../common/version.h"
 #include "stats.h"
 
 #ifdef __cplusplus

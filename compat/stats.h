@@ -8,6 +8,8 @@
 #ifndef GENALLOC_COMPAT_STATS_H
 #define GENALLOC_COMPAT_STATS_H
 
+#include "../common/version.h"
+
 /**
  * struct compat_gen_pool_stats - what a pool holds, on either backend
  * @obtained_bytes: bytes obtained from get_new_chunk (including prefill)

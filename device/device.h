@@ -89,6 +89,7 @@
 
 #include "../common/api.h"
 #include "../modern/genalloc.h"
+#include "../common/version.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../common/version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -43,7 +43,10 @@
  * one line and return.  The hook is called with the pool unlocked, so a
  * handler that returns may inspect the pool.
  *
- * THREADS.  Each pool has a lock (the 2005 spinlock).  All
+ * THREADS.  Each pool has one lock, the library's own (the word lock_word,
+ * common/lock_internal.h: a compare-and-swap, then a futex sleep when
+ * another thread holds it), where 2005 had a spinlock; the pthread mutex in
+ * the pool's lock member is kept for the 2005 layout and never taken.  All
  * calls on one pool may run concurrently, except gen_pool_destroy(), which
  * must be the last call on the pool.  get_new_chunk is called with the lock
  * dropped, so it may itself free (donate) memory into the pool.  It may
@@ -65,7 +68,9 @@
  *    and split halves are pushed instead of overwriting the list they go to.
  *    If the callback returns 0 but a chunk-sized block was freed meanwhile,
  *    that block is used.
- *  - The lock is a pthread mutex; the pool has a gen_pool_destroy().
+ *  - The lock is the library's futex lock in lock_word, which refuses a
+ *    thread that already holds it (SIGNALS) instead of spinning forever;
+ *    the pool has a gen_pool_destroy().
  *  - Misuse is detected and reported instead of corrupting the lists: a
  *    negative size, a NULL pool, an address 0, a double free, a free with the
  *    wrong size, a misaligned address, a free inside a known region that is
@@ -75,8 +80,8 @@
  *    hook (2005 returned NULL silently) and refuses a negative nr_chunks;
  *    it does not print each prefilled chunk.
  *  - The buddy test is a constant-time look-up in the control map instead of
- *    a walk of the free list (same result); gen_pool_set_linear_search()
- *    restores the walk.
+ *    a walk of the free list (same result);
+ *    legacy_gen_pool_set_linear_search() restores the walk.
  *  - PAGE_SHIFT is the run-time page size's shift (sysconf(_SC_PAGESIZE)).
  *  - The pool keeps records (malloc()ed) that 2005 did not: without memory
  *    for a new chunk's record, get_new_chunk is not called and the request
@@ -92,6 +97,7 @@
 #include "../common/api.h"
 #include "../common/dump.h"
 #include "../common/error.h"
+#include "../common/version.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,6 +6,8 @@
 #ifndef GENALLOC_COMPAT_LINUX_GENALLOC_H
 #define GENALLOC_COMPAT_LINUX_GENALLOC_H
 
+#include "../../common/version.h"
+
 #include "../genalloc.h"
 
 #endif /* GENALLOC_COMPAT_LINUX_GENALLOC_H */

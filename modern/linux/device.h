@@ -12,6 +12,7 @@
 #ifndef GENALLOC_DEFAULT_LOCKLESS
 #define GENALLOC_DEFAULT_LOCKLESS 1
 #endif
+#include "../../common/version.h"
 
 #include "../../device/device.h"
 #include "../../device/err.h"

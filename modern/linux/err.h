@@ -6,6 +6,8 @@
 #ifndef GENALLOC_MODERN_LINUX_ERR_H
 #define GENALLOC_MODERN_LINUX_ERR_H
 
+#include "../../common/version.h"
+
 #include "../../device/err.h"
 
 #endif /* GENALLOC_MODERN_LINUX_ERR_H */

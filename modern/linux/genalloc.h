@@ -21,6 +21,8 @@
 #ifndef GENALLOC_MODERN_LINUX_GENALLOC_H
 #define GENALLOC_MODERN_LINUX_GENALLOC_H
 
+#include "../../common/version.h"
+
 #if defined(GENALLOC_MODERN_GENALLOC_H) && !GENALLOC_DEFAULT_LOCKLESS
 #error "include <linux/genalloc.h> before the library's genalloc.h: it chooses the pools' mode"
 #endif

@@ -173,6 +173,7 @@ expect deps-gnuplot 'gnuplot-nox' gnuplot
 expect deps-cmake 'cmake' cmake
 expect deps-jq 'jq' jq
 expect deps-xmllint 'libxml2-utils' xmllint
+expect deps-mandoc 'mandoc' mandoc
 EXTRA=(CC=gcc CXX=g++)
 expect deps-cxx 'g++' g++
 EXTRA=(FUZZ_CC=fake-clang)
