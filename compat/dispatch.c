@@ -40,8 +40,12 @@ static int compat_resolve_backend(enum compat_backend asked, enum compat_backend
 		return 0;
 	}
 	if (asked != COMPAT_BACKEND_DEFAULT) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL,
-				0, 0, "unknown compat backend");
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "alloc_gen_pool", .msg = "unknown compat backend",
+			.arg = "backend", .arg_value = (long)asked,
+			.fix = "pass COMPAT_BACKEND_DEFAULT, COMPAT_BACKEND_BUDDY or "
+			       "COMPAT_BACKEND_BITMAP" });
 		return -1;
 	}
 	env = getenv(COMPAT_ENV);
@@ -53,8 +57,11 @@ static int compat_resolve_backend(enum compat_backend asked, enum compat_backend
 		*out = COMPAT_BACKEND_BITMAP;
 		return 0;
 	}
-	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL, 0, 0,
-			"GENALLOC_BACKEND is neither \"buddy\" nor \"bitmap\"");
+	genalloc_report_error(&(const struct genalloc_error){
+		.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL, .func = "alloc_gen_pool",
+		.msg = "GENALLOC_BACKEND is neither \"buddy\" nor \"bitmap\"",
+		.arg = COMPAT_ENV, .arg_text = env,
+		.fix = "set GENALLOC_BACKEND to buddy or bitmap, or unset it (buddy)" });
 	return -1;
 }
 
@@ -215,13 +222,14 @@ GENALLOC_API int compat_gen_pool_for_each_block(struct gen_pool *pool,
 				pool, 0, 0, pool ? "NULL function" : "NULL pool");
 		return -EINVAL;
 	}
-	return pool->ops->for_each_block(pool->engine, compat_block_adapter, &v);
+	return pool->ops->for_each_block(pool->engine, compat_block_adapter, &v,
+					 "gen_pool_for_each_block");
 }
 
-static int dump_block(struct gen_pool *pool, unsigned long chunk, unsigned long chunk_size,
+static int dump_block(void *cpool, unsigned long chunk, unsigned long chunk_size,
 		      unsigned long addr, unsigned long size, int used, void *data)
 {
-	(void)pool;
+	(void)cpool;
 	genalloc_dump_block(data, chunk, chunk_size, addr, size, used);
 	return 0;
 }
@@ -232,9 +240,10 @@ GENALLOC_API int compat_gen_pool_dump(struct gen_pool *pool, FILE *f, int format
 	char engine[32];
 
 	snprintf(engine, sizeof(engine), "compat-%s", pool ? pool->ops->name : "");
-	if (!genalloc_dump_begin(&d, pool, f, format, engine, 1UL << ALLOC_MIN_SHIFT, true))
+	if (!genalloc_dump_begin(&d, pool, f, format, engine, 1UL << ALLOC_MIN_SHIFT, true, true))
 		return -EINVAL;
-	return genalloc_dump_end(&d, compat_gen_pool_for_each_block(pool, dump_block, &d));
+	return genalloc_dump_end(&d, pool->ops->for_each_block(pool->engine, dump_block, &d,
+							       "gen_pool_dump"));
 }
 
 unsigned long compat_call_get_new_chunk(void *cpool, void *engine)
