@@ -85,8 +85,11 @@ struct gen_pool *modern_gen_pool_create_mode(int min_alloc_order, int nid, bool 
 
 	(void)nid;
 	if (min_alloc_order < 0 || min_alloc_order >= (int)MODERN_BITS_PER_LONG) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_create", NULL,
-				0, 0, "min_alloc_order out of range");
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "gen_pool_create", .msg = "min_alloc_order out of range",
+			.arg = "min_alloc_order", .arg_value = min_alloc_order,
+			.fix = "pass a min_alloc_order from 0 to BITS_PER_LONG - 1" });
 		return NULL;
 	}
 	pool = malloc(sizeof(*pool));
@@ -112,18 +115,24 @@ struct gen_pool *modern_gen_pool_create_mode(int min_alloc_order, int nid, bool 
 static bool range_ok(struct gen_pool *pool, unsigned long addr, size_t size,
 		     const char *func)
 {
-	if (size == 0 || addr == 0) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, pool, addr, size,
-				size ? "address 0 is the allocation failure value"
-				     : "empty range");
-		return false;
+	struct genalloc_error e = { .severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+		.func = func, .pool = pool, .addr = addr, .size = size };
+
+	if (size == 0) {
+		e.msg = "empty range";
+		e.fix = "add 1 byte or more";
+	} else if (addr == 0) {
+		e.msg = "address 0 is the allocation failure value";
+		e.fix = "add memory from address 1 up (offset the range if it starts at 0)";
+	} else if (size > (size_t)LONG_MAX || addr + (size - 1) < addr) {
+		e.code = GENALLOC_ERANGE;
+		e.msg = "range wraps the address space or is too large";
+		e.fix = "add at most LONG_MAX bytes that end at or below ULONG_MAX";
+	} else {
+		return true;
 	}
-	if (size > (size_t)LONG_MAX || addr + (size - 1) < addr) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_ERANGE, func, pool, addr, size,
-				"range wraps the address space or is too large");
-		return false;
-	}
-	return true;
+	genalloc_report_error(&e);
+	return false;
 }
 
 /* The lowest chunk of @dir that [@start, @end] overlaps, which must exist. */
@@ -323,7 +332,7 @@ static void report_busy(struct gen_pool *pool)
 		.severity = GENALLOC_BUG, .code = GENALLOC_EBUSY, .func = "gen_pool_destroy",
 		.pool = pool,
 		.msg = pool->records ? "pool has live blocks"
-				     : "pool has live allocations (counted as runs of used granules)",
+				     : "pool has live allocations, counted as runs of used granules",
 		.fix = "free them first (gen_pool_for_each_run() with GEN_POOL_RUNS_USED lists "
 		       "them), then destroy the pool",
 	};
