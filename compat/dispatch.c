@@ -118,8 +118,7 @@ GENALLOC_API void compat_gen_pool_destroy(struct gen_pool *pool)
 GENALLOC_API enum compat_backend compat_gen_pool_backend(const struct gen_pool *pool)
 {
 	if (!pool) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_backend", NULL,
-				0, 0, "NULL pool");
+		legacy_refuse_null("gen_pool_backend", NULL, NULL);
 		return COMPAT_BACKEND_DEFAULT;
 	}
 	return pool->backend;
@@ -151,8 +150,7 @@ GENALLOC_API void compat_gen_pool_free(struct gen_pool *pool, unsigned long addr
 GENALLOC_API int compat_gen_pool_check(struct gen_pool *pool)
 {
 	if (!pool) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_check", NULL,
-				0, 0, "NULL pool");
+		legacy_refuse_null("gen_pool_check", NULL, NULL);
 		return -1;
 	}
 	return pool->ops->check(pool->engine);
@@ -161,8 +159,7 @@ GENALLOC_API int compat_gen_pool_check(struct gen_pool *pool)
 GENALLOC_API void compat_gen_pool_stats(struct gen_pool *pool, struct compat_gen_pool_stats *st)
 {
 	if (!pool || !st) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_stats", pool,
-				0, 0, "NULL pool or stats");
+		legacy_refuse_null("gen_pool_stats", pool, "NULL stats");
 		return;
 	}
 	pool->ops->stats(pool->engine, st);
@@ -191,8 +188,7 @@ GENALLOC_API void compat_gen_pool_for_each_region(struct gen_pool *pool,
 	struct compat_region_visit v = { fn, data };
 
 	if (!pool || !fn) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_region",
-				pool, 0, 0, "NULL pool or function");
+		legacy_refuse_null("gen_pool_for_each_region", pool, "NULL function");
 		return;
 	}
 	pool->ops->for_each_region(pool->engine, compat_region_adapter, &v);
@@ -218,8 +214,7 @@ GENALLOC_API int compat_gen_pool_for_each_block(struct gen_pool *pool,
 	struct compat_block_visit v = { fn, data };
 
 	if (!pool || !fn) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_block",
-				pool, 0, 0, pool ? "NULL function" : "NULL pool");
+		legacy_refuse_null("gen_pool_for_each_block", pool, "NULL function");
 		return -EINVAL;
 	}
 	return pool->ops->for_each_block(pool->engine, compat_block_adapter, &v,

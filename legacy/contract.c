@@ -128,6 +128,17 @@ static void report_arg(enum legacy_misuse what, const char *func, const void *po
 	genalloc_report_error(&e);
 }
 
+void legacy_refuse_null(const char *func, const void *pool, const char *msg)
+{
+	if (!pool) {
+		legacy_report_misuse(LEGACY_POOL_NULL, func, NULL, 0, 0);
+		return;
+	}
+	genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+		.code = GENALLOC_EINVAL, .func = func, .pool = pool, .msg = msg,
+		.fix = "pass what the call fills or calls; it may not be NULL" });
+}
+
 void legacy_report_busy(const void *pool, unsigned long live_bytes,
 			const struct legacy_live *live)
 {

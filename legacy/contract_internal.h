@@ -174,6 +174,14 @@ void legacy_report_misuse(enum legacy_misuse what, const char *func, const void 
 			  unsigned long addr, unsigned long size);
 
 /**
+ * legacy_refuse_null() - report WARN EINVAL for a NULL argument
+ * @func: the public function's kernel name
+ * @pool: the pool, opaque: if NULL, the report is about it
+ * @msg:  otherwise, which argument was NULL ("NULL function")
+ */
+void legacy_refuse_null(const char *func, const void *pool, const char *msg);
+
+/**
  * struct legacy_live - the live blocks a busy destroy names
  * @count: how many
  * @bytes: their bytes

@@ -97,9 +97,8 @@ int legacy_gen_pool_for_each_block(struct gen_pool *pool, legacy_gen_pool_block_
 				   void *data)
 {
 	if (!pool || !fn) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_block",
-				pool ? legacy_report_pool(pool) : NULL, 0, 0,
-				pool ? "NULL function" : "NULL pool");
+		legacy_refuse_null("gen_pool_for_each_block", pool ? legacy_report_pool(pool) : NULL,
+				   "NULL function");
 		return -EINVAL;
 	}
 	return for_each_block_as(pool, fn, data, "gen_pool_for_each_block");

@@ -34,6 +34,9 @@ START_TEST(creation_names_the_argument_and_its_value)
 	assert_line_is("genalloc: WARN EINVAL: alloc_gen_pool: negative nr_chunks (pool NULL, addr 0, nr_chunks -3); pass how many chunks to obtain now, 0 or more", NULL, 0, 0, 0);
 	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL, 0,
 				  "negative nr_chunks", "nr_chunks", -3));
+	ck_assert_ptr_null(gen_pool_create_backend((enum compat_backend)7, 0, SHIFT, NULL, 0));
+	assert_line_is("genalloc: WARN EINVAL: alloc_gen_pool: unknown compat backend (pool NULL, addr 0, backend 7); pass COMPAT_BACKEND_DEFAULT, COMPAT_BACKEND_BUDDY or COMPAT_BACKEND_BITMAP", NULL, 0, 0, 0);
+	reset_errors();
 	ck_assert_ptr_null(gen_pool_create_backend(b, 2, SHIFT, NULL, 0));
 	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL, 0,
 				  "nr_chunks without get_new_chunk", "nr_chunks", 2));
@@ -46,18 +49,24 @@ START_TEST(arguments_carry_the_values_given)
 
 	capture_errors();
 	ck_assert_uint_eq(gen_pool_alloc(pool, -32), 0);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_alloc: negative size (pool <pool>, addr 0, size -32); pass a size of 0 or more", pool, 0, 0, 0);
 	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", pool, 0,
 				  "negative size", "size", -32));
 	ck_assert_uint_eq(gen_pool_alloc(NULL, -5), 0);
 	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", NULL, 0,
 				  "NULL pool", "size", -5));
 	ck_assert_uint_eq(gen_pool_alloc(NULL, 64), 0);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_alloc: NULL pool (pool NULL, addr 0, size 64); pass the pool alloc_gen_pool() returned", NULL, 0, 0, 0);
 	assert_report_is(REPORT(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", NULL, 0, 64,
 			      "NULL pool"));
+	ck_assert_int_eq(compat_gen_pool_check(NULL), -1);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_check: NULL pool (pool NULL, addr 0, size 0); pass the pool alloc_gen_pool() returned", NULL, 0, 0, 0);
+	reset_errors();
 	gen_pool_free(pool, 0x1000, INT_MIN);
 	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free", pool, 0x1000,
 				  "negative size", "size", INT_MIN));
 	gen_pool_free(pool, 0, 32);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_free: address 0 (pool <pool>, addr 0, size 32); free what gen_pool_alloc() returned, never its failure value 0", pool, 0, 0, 0);
 	assert_report_is(REPORT(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free", pool, 0, 32,
 			      "address 0"));
 }
@@ -83,6 +92,7 @@ START_TEST(free_verdicts_carry_address_and_size)
 	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_EMISALIGNED, "gen_pool_free", f, a + 8, 64,
 			      "address not aligned to the rounded size"));
 	gen_pool_free(pool, ULONG_MAX - 31, 64);
+	assert_line_is("genalloc: BUG ERANGE: gen_pool_free: range wraps past the end of the address space (pool <pool>, addr 0xffffffffffffffe0, size 64); free the address and size of a block gen_pool_alloc() returned", pool, 0, 0, 0);
 	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_ERANGE, "gen_pool_free", f, ULONG_MAX - 31,
 			      64, "range wraps past the end of the address space"));
 	gen_pool_free(pool, a, 100);
@@ -118,6 +128,7 @@ START_TEST(chunk_verdicts_carry_the_chunk)
 			      4096, "new chunk not aligned to the chunk size"));
 	p->bad = ULONG_MAX - 31;
 	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
+	assert_line_is("genalloc: BUG ERANGE: gen_pool_alloc: new chunk wraps past the end of the address space (pool <pool>, addr 0xffffffffffffffe0, size 4096); make get_new_chunk return 2^max_chunk_shift bytes aligned to their size, or 0", pool, 0, 0, 0);
 	assert_report_is(REPORT(GENALLOC_BUG, GENALLOC_ERANGE, "gen_pool_alloc", f, ULONG_MAX - 31,
 			      4096, "new chunk wraps past the end of the address space"));
 	gen_pool_free(pool, c1, 32);	/* a donation, then a chunk over it */

@@ -12,6 +12,7 @@
 
 #include "../support.h"
 #include "chunks.h"
+#include "legacy/internal.h"
 
 static struct chunk_supply cs;
 static struct gen_pool *pool;
@@ -191,6 +192,16 @@ START_TEST(busy_destroy_lists_the_first_live_blocks)
 }
 END_TEST
 
+/* A call refused because this thread already holds the pool's lock. */
+START_TEST(reentry_names_cause_and_fix)
+{
+	ck_assert(legacy_lock(pool));
+	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
+	legacy_unlock(pool);
+	assert_line_is("genalloc: WARN EREENTRY: gen_pool_alloc: this thread is already inside a locked call on the pool (a signal handler interrupted it, or a callback re-entered it) (pool <pool>, addr 0, size 32); block the signal around the pool's calls, or use <linux/genalloc.h>'s lock-free pools", pool, 0, 0, 0);
+}
+END_TEST
+
 Suite *legacy_messages_suite(void)
 {
 	Suite *s = suite_create("legacy_messages");
@@ -203,6 +214,7 @@ Suite *legacy_messages_suite(void)
 	tcase_add_test(tc, chunk_verdicts_carry_the_chunk);
 	tcase_add_test(tc, busy_destroy_carries_the_live_bytes);
 	tcase_add_test(tc, busy_destroy_lists_the_first_live_blocks);
+	tcase_add_test(tc, reentry_names_cause_and_fix);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -83,6 +83,14 @@ START_TEST(free_verdicts)
 	gen_pool_free(pool, 0x20010, 0x20);
 	assert_line_is("genalloc: BUG EDOUBLEFREE: gen_pool_free: part of the range is already free (pool <pool>, addr 0x20010, size 32); free each block once, with the address and size its allocation had", pool, 0, 0, 0);
 	reset_errors();
+	/* Size 0 frees nothing, but the address must lie in a chunk (the
+	 * kernel's BUG()); a negative int size is a huge size_t. */
+	gen_pool_free(pool, 0x30000, 0);
+	assert_line_is("genalloc: BUG EFOREIGN: gen_pool_free: address is in no chunk of the pool (pool <pool>, addr 0x30000, size 0); free only an address the pool's allocation returned, with its size", pool, 0, 0, 0);
+	reset_errors();
+	gen_pool_free(pool, a, (size_t)-1);
+	assert_line_is("genalloc: BUG ERANGE: gen_pool_free: range runs past the end of its chunk (pool <pool>, addr 0x20000, size 18446744073709551615); free the address and size the allocation had, which lie in one chunk", pool, 0, 0, 0);
+	reset_errors();
 	gen_pool_free(pool, a, 0x20);
 	ck_assert_int_eq(errors_seen(), 0);
 }
