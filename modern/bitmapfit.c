@@ -35,14 +35,24 @@ bool modern_bitmapfit_data_ok(genpool_algo_t algo, const void *data,
 			      const struct gen_pool *pool)
 {
 	if (algo == gen_pool_first_fit_align && !align_data_ok(data)) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_first_fit_align",
-				pool, 0, 0, "alignment is not a power of two > 0");
+		const struct genpool_data_align *d = data;
+
+		genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+			.code = GENALLOC_EINVAL, .func = "gen_pool_first_fit_align", .pool = pool,
+			.msg = d ? "alignment is not a power of two > 0" : "NULL data",
+			.arg = d ? "align" : NULL, .arg_value = d ? d->align : 0,
+			.fix = "pass a struct genpool_data_align whose align is a power of two" });
 		return false;
 	}
 	if (algo == gen_pool_fixed_alloc && !fixed_data_ok(data, pool->min_alloc_order)) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_fixed_alloc",
-				pool, data ? ((const struct genpool_data_fixed *)data)->offset : 0,
-				0, "offset is not a whole number of granules");
+		const struct genpool_data_fixed *d = data;
+
+		genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+			.code = GENALLOC_EINVAL, .func = "gen_pool_fixed_alloc", .pool = pool,
+			.addr = d ? d->offset : 0,
+			.msg = d ? "offset is not a whole number of granules" : "NULL data",
+			.fix = "pass a struct genpool_data_fixed whose offset is a multiple of the "
+			       "granule" });
 		return false;
 	}
 	return true;
