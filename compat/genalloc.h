@@ -78,14 +78,15 @@
  * (EBUSY), a bad chunk from get_new_chunk (EMISALIGNED, ERANGE, EOVERLAP:
  * the chunk is not used).  WARN (printed, then the call fails): NULL pool,
  * negative size, address 0, bad max_chunk_shift, negative nr_chunks, an
- * unknown backend (all EINVAL; a bad max_chunk_shift, nr_chunks or negative
- * size is named in err->arg with its value in err->arg_value, and every
+ * unknown backend (all EINVAL; a bad max_chunk_shift, nr_chunks, backend or
+ * negative size is named in err->arg with its value in err->arg_value, a
+ * bad GENALLOC_BACKEND with the text given in err->arg_text, and every
  * message is the buddy engine's).  The function named in a report is the
  * 2005 name of the call (gen_pool_alloc, gen_pool_free, ...); reports from
  * creation, prefill included, name alloc_gen_pool whichever of its names
- * was called (gen_pool_create, gen_pool_create_backend).  The pool named in a report is the compat pool,
- * except for errors the buddy engine finds itself (misused frees, bad
- * chunks, check), which name the engine's internal pool.
+ * was called (gen_pool_create, gen_pool_create_backend).  The pool named
+ * in a report is always the compat pool the caller holds, on both
+ * backends, whichever engine found the error.
  *
  * THREADS.  All calls on one pool may run concurrently, except
  * gen_pool_destroy(), which must be the last, and compat_gen_pool_check(),
@@ -228,8 +229,9 @@ GENALLOC_API struct gen_pool *compat_alloc_gen_pool(int nr_chunks, int max_chunk
  * the callback are not given back (2005 had no way to): release them with
  * compat_gen_pool_for_each_region() first.
  *
- * Misuse: live blocks still allocated: BUG EBUSY; if the hook returns, the
- * pool is not destroyed and stays usable.
+ * Misuse: live blocks still allocated: BUG EBUSY, with their bytes, how
+ * many there are and the first few addresses (err->nr_live, err->live);
+ * if the hook returns, the pool is not destroyed and stays usable.
  */
 GENALLOC_API void compat_gen_pool_destroy(struct gen_pool *pool);
 
