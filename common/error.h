@@ -73,7 +73,10 @@ enum genalloc_errcode {
  * handler written for the shorter struct still works unchanged; a report
  * built by the library always sets @fix, and the others are 0 or NULL
  * unless the error has such a detail.  A program that builds a struct
- * genalloc_error itself should zero it first (an initializer does).
+ * genalloc_error itself should zero it first (an initializer does); one
+ * compiled against the shorter struct that passes a struct of its own
+ * making (not one the library passed it) to genalloc_default_error_handler()
+ * or genalloc_format_error() must be rebuilt.
  *
  * @fix:        one clause saying what to do about it; NULL (in a struct a
  *              caller built) means genalloc_errcode_fix(@code)
@@ -147,9 +150,10 @@ GENALLOC_API void genalloc_default_error_handler(const struct genalloc_error *er
  * DETAIL is "chunk 0xSTART size N" when @err->chunk_size is not 0, and
  * "N live: 0xA 0xB ..." (at most GENALLOC_LIVE_SHOWN addresses, then
  * "...") when @err->nr_live is not 0; FIX is @err->fix, or
- * genalloc_errcode_fix() if NULL.  For example:
+ * genalloc_errcode_fix() if NULL.  For example (one line):
  *
- *   genalloc: BUG EDOUBLEFREE: gen_pool_free: a granule of the range is already free (pool 0x55d0c3a2b2a0, addr 0x100000, size 64); free each block once, with the address and size its allocation had
+ *   genalloc: BUG EDOUBLEFREE: gen_pool_free: block is already free
+ *   (pool 0x55d0c3a2b2a0, addr 0x7f3a10002000, size 100); free each block once
  *
  * Return: the length of the whole line (as snprintf(): a return >= @size
  * means it was cut short).
