@@ -73,7 +73,7 @@ const char *genalloc_errcode_fix(enum genalloc_errcode code)
 	case GENALLOC_ERANGE:
 		return "free the address and size the allocation had, which lie in one chunk";
 	case GENALLOC_EBUSY:
-		return "free the live blocks first, then destroy the pool";
+		return "release what is still in use first, then call again";
 	case GENALLOC_EOVERLAP:
 		return "give the pool only memory it does not have yet";
 	case GENALLOC_ECORRUPT:

@@ -176,10 +176,10 @@ START_TEST(format_prints_every_detail)
 	genalloc_format_error(&e, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "genalloc: BUG EBUSY: gen_pool_destroy: pool has live allocations "
 			      "(pool NULL, addr 0x100, size 160, 5 live: 0x100 0x200 0x300 0x400 "
-			      "...); free the live blocks first, then destroy the pool");
+			      "...); release what is still in use first, then call again");
 	e.nr_live = 1;
 	genalloc_format_error(&e, buf, sizeof(buf));
-	ck_assert_ptr_nonnull(strstr(buf, "size 160, 1 live: 0x100); free"));
+	ck_assert_ptr_nonnull(strstr(buf, "size 160, 1 live: 0x100); release"));
 	e = (struct genalloc_error){ .severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
 		.func = "f", .pool = buf, .arg = "ENV", .arg_text = "x", .msg = "m" };
 	genalloc_format_error(&e, buf + 256, 256);
