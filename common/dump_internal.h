@@ -6,8 +6,9 @@
  * An engine opens the dump, then for each chunk in address order names the
  * chunk and hands over its runs in address order; the writer keeps the
  * per-chunk and total counts and writes text or JSON (common/dump.h) as
- * the runs come.  It knows nothing of any engine.  Cost: O(runs) and
- * O(1) memory.
+ * the runs come.  It knows nothing of any engine beyond whether its free
+ * memory is held as buddy blocks.  Cost: O(runs), O(log run) more per free
+ * run of a buddy pool, and O(1) memory.
  */
 #ifndef GENALLOC_COMMON_DUMP_INTERNAL_H
 #define GENALLOC_COMMON_DUMP_INTERNAL_H
