@@ -24,8 +24,14 @@ bool genalloc_dump_begin(struct genalloc_dump *d, const void *pool, FILE *f, int
 			 const char *engine, unsigned long granule, bool blocks, bool buddy)
 {
 	if (!pool || !f || (format != GENALLOC_DUMP_TEXT && format != GENALLOC_DUMP_JSON)) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
-				!pool ? "NULL pool" : f ? "unknown format" : "NULL file");
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "gen_pool_dump", .pool = pool,
+			.msg = !pool ? "NULL pool" : f ? "unknown format" : "NULL file",
+			.arg = pool && f ? "format" : NULL, .arg_value = format,
+			.fix = !pool ? "pass the pool to dump"
+			       : f ? "pass GENALLOC_DUMP_TEXT or GENALLOC_DUMP_JSON"
+				   : "pass an open FILE" });
 		return false;
 	}
 	memset(d, 0, sizeof(*d));

@@ -399,8 +399,10 @@ int modern_gen_pool_use_block_records(struct gen_pool *pool)
 		pool->records = true;
 	modern_lock_release(&pool->lock);
 	if (msg) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_use_block_records",
-				pool, 0, 0, msg);
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "gen_pool_use_block_records", .pool = pool, .msg = msg,
+			.fix = "call it before the pool's first gen_pool_add*()" });
 		return -EINVAL;
 	}
 	return 0;
@@ -497,8 +499,10 @@ void modern_gen_pool_for_each_chunk(struct gen_pool *pool,
 	if (!modern_pool_ok(pool, "gen_pool_for_each_chunk"))
 		return;
 	if (!func) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_chunk",
-				pool, 0, 0, "NULL function");
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "gen_pool_for_each_chunk", .pool = pool, .msg = "NULL function",
+			.fix = "pass the function to call for each chunk" });
 		return;
 	}
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)

@@ -21,17 +21,22 @@
 
 static bool walk_args_ok(struct gen_pool *pool, unsigned int which, gen_pool_run_fn func)
 {
-	const char *msg = NULL;
+	const char *msg = NULL, *fix = NULL;
 
-	if (!pool)
+	if (!pool) {
 		msg = "NULL pool";
-	else if (!func)
+		fix = "pass the pool gen_pool_create() returned";
+	} else if (!func) {
 		msg = "NULL function";
-	else if (!which || (which & ~GEN_POOL_RUNS_ALL))
+		fix = "pass the function to call for each run";
+	} else if (!which || (which & ~GEN_POOL_RUNS_ALL)) {
 		msg = "no kind of run, or an unknown one";
+		fix = "pass GEN_POOL_RUNS_FREE, GEN_POOL_RUNS_USED or both";
+	}
 	if (msg)
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_run", pool,
-				0, 0, msg);
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "gen_pool_for_each_run", .pool = pool, .msg = msg, .fix = fix });
 	return !msg;
 }
 

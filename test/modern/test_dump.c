@@ -101,8 +101,8 @@ START_TEST(bad_arguments_and_write_errors)
 	assert_report_is(REPORT(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
 				"NULL file"));
 	ck_assert_int_eq(gen_pool_dump(pool, stdout, 7), -EINVAL);
-	assert_report_is(REPORT(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
-				"unknown format"));
+	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0,
+				    "unknown format", "format", 7));
 	ck_assert_ptr_nonnull(full);
 	setvbuf(full, NULL, _IONBF, 0);
 	ck_assert_int_eq(gen_pool_dump(pool, full, GENALLOC_DUMP_JSON), -EIO);
