@@ -21,32 +21,50 @@ static bool json(const struct genalloc_dump *d)
 }
 
 bool genalloc_dump_begin(struct genalloc_dump *d, const void *pool, FILE *f, int format,
-			 const char *engine, unsigned long granule, bool blocks)
+			 const char *engine, unsigned long granule, bool blocks, bool buddy)
 {
 	if (!pool || !f || (format != GENALLOC_DUMP_TEXT && format != GENALLOC_DUMP_JSON)) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
-				!pool ? "NULL pool" : f ? "unknown format" : "NULL file");
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "gen_pool_dump", .pool = pool,
+			.msg = !pool ? "NULL pool" : f ? "unknown format" : "NULL file",
+			.arg = pool && f ? "format" : NULL, .arg_value = format,
+			.fix = !pool ? "pass the pool to dump"
+			       : f ? "pass GENALLOC_DUMP_TEXT or GENALLOC_DUMP_JSON"
+				   : "pass an open FILE" });
 		return false;
 	}
 	memset(d, 0, sizeof(*d));
 	d->f = f;
 	d->format = format;
+	d->engine = engine;
+	d->granule = granule;
+	d->blocks = blocks;
+	d->buddy = buddy;
 	d->first_chunk = true;
-	if (json(d))
-		fprintf(f, "{\"schema\":%d,\"engine\":\"%s\",\"granule\":%lu,\"block_kind\":\"%s\","
-			"\"chunks\":[", GENALLOC_DUMP_SCHEMA, engine, granule,
-			blocks ? "blocks" : "used-runs");
-	else
-		fprintf(f, "%s pool, granule %lu, %s\n", engine, granule,
-			blocks ? "blocks" : "runs of used granules");
 	return true;
+}
+
+/* The header, once, when there is something to write after it. */
+static void write_header(struct genalloc_dump *d)
+{
+	if (d->started)
+		return;
+	d->started = true;
+	if (json(d))
+		fprintf(d->f, "{\"schema\":%d,\"engine\":\"%s\",\"granule\":%lu,"
+			"\"block_kind\":\"%s\",\"chunks\":[", GENALLOC_DUMP_SCHEMA, d->engine,
+			d->granule, d->blocks ? "blocks" : "used-runs");
+	else
+		fprintf(d->f, "%s pool, granule %lu, %s\n", d->engine, d->granule,
+			d->blocks ? "blocks" : "runs of used granules");
 }
 
 static void write_counts(FILE *f, const struct genalloc_dump_counts *c)
 {
 	fprintf(f, "\"used\":%lu,\"free\":%lu,\"blocks\":%lu,\"free_runs\":%lu,"
-		"\"largest_free\":%lu", c->used, c->free, c->blocks, c->free_runs,
-		c->largest_free);
+		"\"largest_free\":%lu,\"largest_free_run\":%lu", c->used, c->free, c->blocks,
+		c->free_runs, c->largest_free, c->largest_free_run);
 }
 
 /* '#' at least 3/4 used, '+' at least 1/4, '.' some, ' ' none. */
@@ -65,9 +83,10 @@ static void write_text_line(struct genalloc_dump *d)
 	unsigned long cell = (c->size + GENALLOC_DUMP_CELLS - 1) / GENALLOC_DUMP_CELLS;
 	int i;
 
-	fprintf(d->f, "chunk 0x%lx +%lu: used %lu (%lu%%) blocks %lu free runs %lu largest %lu |",
-		d->start, c->size, c->used, c->size ? c->used * 100 / c->size : 0, c->blocks,
-		c->free_runs, c->largest_free);
+	fprintf(d->f, "chunk 0x%lx +%lu: used %lu (%lu%%) blocks %lu free runs %lu "
+		"largest free block %lu run %lu |", d->start, c->size, c->used,
+		c->size ? c->used * 100 / c->size : 0, c->blocks, c->free_runs, c->largest_free,
+		c->largest_free_run);
 	for (i = 0; i < GENALLOC_DUMP_CELLS; i++)
 		fputc(cell_mark(d->cell[i], cell), d->f);
 	fputs("|\n", d->f);
@@ -82,6 +101,8 @@ static void add_counts(struct genalloc_dump_counts *to, const struct genalloc_du
 	to->free_runs += c->free_runs;
 	if (c->largest_free > to->largest_free)
 		to->largest_free = c->largest_free;
+	if (c->largest_free_run > to->largest_free_run)
+		to->largest_free_run = c->largest_free_run;
 }
 
 static void close_chunk(struct genalloc_dump *d)
@@ -101,6 +122,7 @@ static void close_chunk(struct genalloc_dump *d)
 
 void genalloc_dump_chunk(struct genalloc_dump *d, unsigned long start, unsigned long size)
 {
+	write_header(d);
 	close_chunk(d);
 	memset(&d->chunk, 0, sizeof(d->chunk));
 	memset(d->cell, 0, sizeof(d->cell));
@@ -128,6 +150,29 @@ static void fill_cells(struct genalloc_dump *d, unsigned long off, unsigned long
 	}
 }
 
+/*
+ * The largest power of two aligned to its size inside [@addr, +@size): a
+ * buddy pool holds a free run as such blocks, greedily from its start (two
+ * free buddies would have merged), and this is the largest of them.
+ */
+static unsigned long largest_aligned_block(unsigned long addr, unsigned long size)
+{
+	unsigned long end = addr + size, best = 0, b;
+
+	while (addr < end) {
+		b = addr & -addr;	/* the alignment of addr, a power of two */
+		if (!b || b > end - addr) {
+			b = 1;
+			while (b <= (end - addr) / 2)
+				b <<= 1;
+		}
+		if (b > best)
+			best = b;
+		addr += b;
+	}
+	return best;
+}
+
 void genalloc_dump_run(struct genalloc_dump *d, unsigned long addr, unsigned long size,
 		       bool used)
 {
@@ -139,10 +184,14 @@ void genalloc_dump_run(struct genalloc_dump *d, unsigned long addr, unsigned lon
 		c->blocks++;
 		fill_cells(d, off, size);
 	} else {
+		unsigned long block = d->buddy ? largest_aligned_block(addr, size) : size;
+
 		c->free += size;
 		c->free_runs++;
-		if (size > c->largest_free)
-			c->largest_free = size;
+		if (size > c->largest_free_run)
+			c->largest_free_run = size;
+		if (block > c->largest_free)
+			c->largest_free = block;
 	}
 	if (json(d))
 		fprintf(d->f, "%s{\"offset\":%lu,\"size\":%lu,\"used\":%s}",
@@ -164,6 +213,7 @@ int genalloc_dump_end(struct genalloc_dump *d, int walk_rc)
 
 	if (walk_rc)
 		return walk_rc;
+	write_header(d);
 	close_chunk(d);
 	if (json(d)) {
 		fprintf(d->f, "],\"totals\":{\"chunks\":%lu,\"size\":%lu,", d->nr_chunks, t->size);
@@ -171,8 +221,9 @@ int genalloc_dump_end(struct genalloc_dump *d, int walk_rc)
 		fputs("}}\n", d->f);
 	} else {
 		fprintf(d->f, "total: %lu chunks, %lu bytes, used %lu, free %lu in %lu runs, "
-			"largest %lu, blocks %lu\n", d->nr_chunks, t->size, t->used, t->free,
-			t->free_runs, t->largest_free, t->blocks);
+			"largest free block %lu run %lu, blocks %lu\n", d->nr_chunks, t->size,
+			t->used, t->free, t->free_runs, t->largest_free, t->largest_free_run,
+			t->blocks);
 	}
 	return ferror(d->f) ? -EIO : 0;
 }

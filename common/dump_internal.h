@@ -6,8 +6,9 @@
  * An engine opens the dump, then for each chunk in address order names the
  * chunk and hands over its runs in address order; the writer keeps the
  * per-chunk and total counts and writes text or JSON (common/dump.h) as
- * the runs come.  It knows nothing of any engine.  Cost: O(runs) and
- * O(1) memory.
+ * the runs come.  It knows nothing of any engine beyond whether its free
+ * memory is held as buddy blocks.  Cost: O(runs), O(log run) more per free
+ * run of a buddy pool, and O(1) memory.
  */
 #ifndef GENALLOC_COMMON_DUMP_INTERNAL_H
 #define GENALLOC_COMMON_DUMP_INTERNAL_H
@@ -20,12 +21,16 @@
 #define GENALLOC_DUMP_CELLS 32
 
 struct genalloc_dump_counts {
-	unsigned long size, used, free, blocks, free_runs, largest_free;
+	unsigned long size, used, free, blocks, free_runs, largest_free, largest_free_run;
 };
 
 struct genalloc_dump {
 	FILE *f;
 	int format;
+	const char *engine;
+	unsigned long granule;
+	bool blocks, buddy;
+	bool started;			/* the header is written */
 	unsigned long start;		/* the open chunk, if @open */
 	bool open, first_chunk, first_run;
 	unsigned long cell[GENALLOC_DUMP_CELLS];	/* used bytes per cell */
@@ -34,7 +39,7 @@ struct genalloc_dump {
 };
 
 /**
- * genalloc_dump_begin() - check the arguments, open a dump
+ * genalloc_dump_begin() - check the arguments, prepare a dump
  * @d:       the writer's state
  * @pool:    the pool, for the report
  * @f:       where to write
@@ -42,12 +47,18 @@ struct genalloc_dump {
  * @engine:  the engine's name in the schema
  * @granule: bytes
  * @blocks:  each used run is a block (else a maximal run of used granules)
+ * @buddy:   free memory is held as blocks of powers of two aligned to
+ *           their size (the 2005 engines): a free run's largest free
+ *           block is the largest such block inside it, not the run
+ *
+ * Nothing is written until the first chunk, or the end: a walk refused
+ * before it visits anything leaves @f untouched.
  *
  * Return: true; false after WARN EINVAL (as gen_pool_dump) for a NULL
  * @pool or @f or an unknown @format, nothing written.
  */
 bool genalloc_dump_begin(struct genalloc_dump *d, const void *pool, FILE *f, int format,
-			 const char *engine, unsigned long granule, bool blocks);
+			 const char *engine, unsigned long granule, bool blocks, bool buddy);
 
 /** genalloc_dump_chunk() - close the open chunk, open [@start, +@size) */
 void genalloc_dump_chunk(struct genalloc_dump *d, unsigned long start, unsigned long size);

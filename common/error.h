@@ -9,9 +9,10 @@
  * no oops handler, so every engine in this library reports both kinds through
  * a single hook instead.
  *
- * The default handler prints one line on stderr naming the function, the
- * pool, the address and the size, and then calls abort() for a BUG and
- * returns for a WARN.  A program may install its own handler.  Whenever a
+ * The default handler prints one line on stderr (genalloc_format_error():
+ * the severity and error code, the function, what went wrong, the pool, the
+ * address and the size, and what to do) and then calls abort() for a BUG
+ * and returns for a WARN.  A program may install its own handler.  Whenever a
  * handler returns, the call that detected the error returns its documented
  * failure value (0, NULL, a negative errno, or nothing) without having changed
  * the pool: the checks run before anything is written.
@@ -51,12 +52,15 @@ enum genalloc_errcode {
 	GENALLOC_EREENTRY,	/* pool entered again by a thread already inside it */
 };
 
+/* How many live blocks a busy destroy's report lists (struct genalloc_error). */
+#define GENALLOC_LIVE_SHOWN 4
+
 /**
  * struct genalloc_error - one reported error
  * @severity: GENALLOC_WARN or GENALLOC_BUG
  * @code:     what went wrong
  * @func:     the public function the caller called, by its kernel name
- * @pool:     the pool involved (may be NULL)
+ * @pool:     the pool involved, the one the caller holds (may be NULL)
  * @addr:     the address involved (0 if none)
  * @size:     the size involved (0 if none)
  * @msg:      a short human-readable explanation
@@ -64,6 +68,30 @@ enum genalloc_errcode {
  *            @addr and @size cannot carry it as given: "max_chunk_shift",
  *            "nr_chunks", or "size" for a negative size (@size is then 0)
  * @arg_value: that argument's value, as the caller gave it
+ *
+ * The members below were added after the ones above, at the end, so a
+ * handler written for the shorter struct still works unchanged; a report
+ * built by the library always sets @fix, and the others are 0 or NULL
+ * unless the error has such a detail.  A program that builds a struct
+ * genalloc_error itself should zero it first (an initializer does); one
+ * compiled against the shorter struct that passes a struct of its own
+ * making (not one the library passed it) to genalloc_default_error_handler()
+ * or genalloc_format_error() must be rebuilt.
+ *
+ * @fix:        one clause saying what to do about it; NULL (in a struct a
+ *              caller built) means genalloc_errcode_fix(@code)
+ * @arg_text:   with @arg, the value as text when it is one (the value of
+ *              GENALLOC_BACKEND); @arg_value is then 0
+ * @chunk_addr: the chunk the error is about besides @addr: for
+ *              GENALLOC_EOVERLAP from gen_pool_add*(), the first chunk the
+ *              new range overlaps (0 if none)
+ * @chunk_size: that chunk's size in bytes
+ * @nr_live:    for GENALLOC_EBUSY, how many blocks are live (with a modern
+ *              pool without block records: runs of used granules, each
+ *              one block or more); @size is then their bytes and @addr
+ *              the first one's address
+ * @live:       the addresses of the first min(@nr_live, GENALLOC_LIVE_SHOWN)
+ *              of them, in address order
  */
 struct genalloc_error {
 	enum genalloc_severity severity;
@@ -75,6 +103,13 @@ struct genalloc_error {
 	const char *msg;
 	const char *arg;
 	long arg_value;
+	/* added; see above */
+	const char *fix;
+	const char *arg_text;
+	unsigned long chunk_addr;
+	size_t chunk_size;
+	size_t nr_live;
+	unsigned long live[GENALLOC_LIVE_SHOWN];
 };
 
 /** typedef genalloc_error_fn - an error handler; may return or not */
@@ -92,11 +127,38 @@ GENALLOC_API genalloc_error_fn genalloc_set_error_handler(genalloc_error_fn fn);
  * genalloc_default_error_handler() - the handler installed at start-up
  * @err: the error
  *
- * Prints "genalloc: BUG|WARN: <func>: <msg> (pool 0x..., addr 0x..., size N)"
- * on stderr, with "<arg> <arg_value>" in place of "size N" when @err->arg
- * is set; aborts the process when @err->severity is GENALLOC_BUG.
+ * Prints genalloc_format_error()'s line and a newline on stderr, in one
+ * write; aborts the process when @err->severity is GENALLOC_BUG.
  */
 GENALLOC_API void genalloc_default_error_handler(const struct genalloc_error *err);
+
+/**
+ * genalloc_format_error() - the line the default handler prints, in a buffer
+ * @err:  the error
+ * @buf:  receives the line, NUL-terminated, without a newline (cut short
+ *        if it does not fit); may be NULL when @size is 0
+ * @size: bytes of @buf
+ *
+ * For a handler of one's own that logs elsewhere.  The line is:
+ *
+ *   genalloc: SEV CODE: FUNC: MSG (pool POOL, addr ADDR, SIZE[, DETAIL]); FIX
+ *
+ * SEV is BUG or WARN; CODE is genalloc_errcode_name(); MSG is @err->msg
+ * (genalloc_strerror() if NULL); POOL is the pool's pointer as "%p" prints
+ * it, or NULL; ADDR is hexadecimal; SIZE is "size N", or "ARG VALUE" when
+ * @err->arg is set (VALUE in double quotes when it is @err->arg_text);
+ * DETAIL is "chunk 0xSTART size N" when @err->chunk_size is not 0, and
+ * "N live: 0xA 0xB ..." (at most GENALLOC_LIVE_SHOWN addresses, then
+ * "...") when @err->nr_live is not 0; FIX is @err->fix, or
+ * genalloc_errcode_fix() if NULL.  For example (one line):
+ *
+ *   genalloc: BUG EDOUBLEFREE: gen_pool_free: block is already free
+ *   (pool 0x55d0c3a2b2a0, addr 0x7f3a10002000, size 100); free each block once
+ *
+ * Return: the length of the whole line (as snprintf(): a return >= @size
+ * means it was cut short).
+ */
+GENALLOC_API int genalloc_format_error(const struct genalloc_error *err, char *buf, size_t size);
 
 /**
  * genalloc_strerror() - the name of an error code
@@ -105,6 +167,36 @@ GENALLOC_API void genalloc_default_error_handler(const struct genalloc_error *er
  * Return: a static string such as "double free"; "unknown error" otherwise.
  */
 GENALLOC_API const char *genalloc_strerror(enum genalloc_errcode code);
+
+/**
+ * genalloc_errcode_name() - an error code as its enumerator is spelt
+ * @code: the code
+ *
+ * Return: a static string, "EDOUBLEFREE" for GENALLOC_EDOUBLEFREE and so
+ * on; "EUNKNOWN" for a value that is no code.
+ */
+GENALLOC_API const char *genalloc_errcode_name(enum genalloc_errcode code);
+
+/**
+ * genalloc_errcode_fix() - what to do about an error of a code, in general
+ * @code: the code
+ *
+ * Reports carry a @fix of their own, often more precise; this is the one
+ * a report without one gets.
+ *
+ * Return: a static string, one clause without a final full stop.
+ */
+GENALLOC_API const char *genalloc_errcode_fix(enum genalloc_errcode code);
+
+/**
+ * genalloc_report_error() - report an error built in full
+ * @err: the error; a NULL @err->fix becomes genalloc_errcode_fix(@err->code)
+ *
+ * As genalloc_report(), for a report with details the short forms cannot
+ * carry (a fix of its own, a chunk, live blocks, a value as text).
+ * Returns if the handler does.
+ */
+GENALLOC_API void genalloc_report_error(const struct genalloc_error *err);
 
 /**
  * genalloc_report() - report an error through the installed handler

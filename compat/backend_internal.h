@@ -32,6 +32,9 @@ typedef void (*compat_region_fn)(void *cpool, unsigned long addr, unsigned long 
  * @check:   0 if consistent, else -1 (reported BUG ECORRUPT)
  * @stats:   fill @st
  * @for_each_region: call @fn(cpool, ...) once per region
+ * @for_each_block: call @fn(cpool, ...) once per block or free run, in
+ *           address order; @caller is the public call, which a refusal
+ *           names (-EDEADLK, reported WARN EREENTRY)
  */
 /* A block visitor as the backends call it (compat_gen_pool_for_each_block()). */
 typedef int (*compat_block_fn)(void *cpool, unsigned long chunk, unsigned long chunk_size,
@@ -47,7 +50,7 @@ struct compat_backend_ops {
 	int (*check)(void *engine);
 	void (*stats)(void *engine, struct compat_gen_pool_stats *st);
 	void (*for_each_region)(void *engine, compat_region_fn fn, void *data);
-	int (*for_each_block)(void *engine, compat_block_fn fn, void *data);
+	int (*for_each_block)(void *engine, compat_block_fn fn, void *data, const char *caller);
 };
 
 extern const struct compat_backend_ops compat_buddy_ops;

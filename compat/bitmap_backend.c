@@ -324,6 +324,18 @@ static void bm_release_hold(struct compat_bitmap_pool *bp, const struct legacy_f
 	}
 }
 
+/* Each live block into @data, a struct legacy_live. */
+static int count_live(void *cpool, unsigned long chunk, unsigned long chunk_size,
+		      unsigned long addr, unsigned long size, int used, void *data)
+{
+	(void)cpool;
+	(void)chunk;
+	(void)chunk_size;
+	if (used)
+		legacy_live_add(data, addr, size);
+	return 0;
+}
+
 static int bm_destroy(void *engine)
 {
 	struct compat_bitmap_pool *bp = engine;
@@ -332,8 +344,10 @@ static int bm_destroy(void *engine)
 	struct legacy_frame *f;
 
 	if (avail != known) {
-		legacy_report_misuse(LEGACY_DESTROY_BUSY, "gen_pool_destroy", bp->cpool, 0,
-				     known - avail);
+		struct legacy_live live = { 0 };
+
+		compat_bitmap_for_each_block(bp, count_live, &live, "gen_pool_destroy");
+		legacy_report_busy(bp->cpool, known - avail, &live);
 		return -1;
 	}
 	for (unsigned long i = 0; (f = legacy_frames_next(bp->frames, &i));)

@@ -312,7 +312,8 @@ static int walk_stretch(struct compat_bitmap_pool *bp, struct legacy_frame *f, u
  * as the buddy backend's walk does (a chunk kept aside for want of memory
  * is not yet the pool's and is not visited).
  */
-int compat_bitmap_for_each_block(void *engine, compat_block_fn fn, void *data)
+int compat_bitmap_for_each_block(void *engine, compat_block_fn fn, void *data,
+				 const char *caller)
 {
 	struct compat_bitmap_pool *bp = engine;
 	unsigned long atoms = legacy_frame_atoms(bp->frames), g, end;
@@ -320,7 +321,7 @@ int compat_bitmap_for_each_block(void *engine, compat_block_fn fn, void *data)
 	size_t n;
 	int rc;
 
-	if (!compat_bm_lock(bp, "gen_pool_for_each_block"))
+	if (!compat_bm_lock(bp, caller))
 		return -EDEADLK;
 	v = legacy_frames_sorted(bp->frames, &n, &rc);
 	for (size_t k = 0; k < n && !rc; k++)

@@ -141,6 +141,7 @@ static inline void compat_frame_mark_known(struct legacy_frame *f, unsigned long
 int compat_bitmap_check(void *engine);
 void compat_bitmap_stats(void *engine, struct compat_gen_pool_stats *st);
 void compat_bitmap_for_each_region(void *engine, compat_region_fn fn, void *data);
-int compat_bitmap_for_each_block(void *engine, compat_block_fn fn, void *data);
+int compat_bitmap_for_each_block(void *engine, compat_block_fn fn, void *data,
+				 const char *caller);
 
 #endif /* GENALLOC_COMPAT_BITMAP_POOL_INTERNAL_H */

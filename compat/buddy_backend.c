@@ -8,6 +8,10 @@
  * read ->private from it).  So legacy's ->private holds the compat pool and
  * a trampoline passes that on.
  */
+#include <errno.h>
+
+#include "../common/lock_internal.h"
+#include "../legacy/compat_internal.h"
 #include "../legacy/contract_internal.h"
 #include "../legacy/genalloc.h"
 #include "backend_internal.h"
@@ -21,8 +25,8 @@ static void *buddy_create(void *cpool, pthread_mutex_t *lock, int nr_chunks, int
 			  int has_callback)
 {
 	(void)lock;	/* legacy has its own lock around its lists */
-	return legacy_alloc_gen_pool(nr_chunks, shift, has_callback ? buddy_trampoline : NULL,
-				     (unsigned long)cpool);
+	return legacy_create_for(nr_chunks, shift, has_callback ? buddy_trampoline : NULL,
+				 (unsigned long)cpool, cpool);
 }
 
 static int buddy_destroy(void *engine)
@@ -31,18 +35,13 @@ static int buddy_destroy(void *engine)
 	struct legacy_gen_pool_stats st;
 
 	/*
-	 * legacy refuses a busy pool too, but silently to its caller; asking
-	 * first lets compat know whether its own pool may go.
+	 * legacy refuses a busy pool, but says so only to the error hook;
+	 * asking first lets compat know whether its own pool may go.
 	 */
 	legacy_gen_pool_stats(lpool, &st);
-	if (st.obtained_bytes + st.donated_bytes != st.free_bytes) {
-		legacy_report_misuse(LEGACY_DESTROY_BUSY, "gen_pool_destroy",
-				     (void *)lpool->private, 0,
-				     st.obtained_bytes + st.donated_bytes - st.free_bytes);
-		return -1;
-	}
+	/* Busy: legacy reports it, naming the compat pool, and keeps its pool. */
 	legacy_gen_pool_destroy(lpool);
-	return 0;
+	return st.obtained_bytes + st.donated_bytes != st.free_bytes ? -1 : 0;
 }
 
 static unsigned long buddy_alloc(void *engine, int size)
@@ -105,10 +104,18 @@ static int buddy_block(struct gen_pool *lpool, unsigned long chunk, unsigned lon
 	return v->fn((void *)lpool->private, chunk, chunk_size, addr, size, used, v->data);
 }
 
-static int buddy_for_each_block(void *engine, compat_block_fn fn, void *data)
+static int buddy_for_each_block(void *engine, compat_block_fn fn, void *data,
+				const char *caller)
 {
 	struct buddy_block_visit v = { fn, data };
+	struct gen_pool *lpool = engine;
 
+	/* legacy's walk would name itself; only this thread can hold the
+	 * lock as its own, so the answer cannot change before the walk. */
+	if (genalloc_lock_mine(&lpool->lock_word)) {
+		legacy_report_misuse(LEGACY_REENTRY, caller, (void *)lpool->private, 0, 0);
+		return -EDEADLK;
+	}
 	return legacy_gen_pool_for_each_block(engine, buddy_block, &v);
 }
 

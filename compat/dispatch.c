@@ -40,8 +40,12 @@ static int compat_resolve_backend(enum compat_backend asked, enum compat_backend
 		return 0;
 	}
 	if (asked != COMPAT_BACKEND_DEFAULT) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL,
-				0, 0, "unknown compat backend");
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "alloc_gen_pool", .msg = "unknown compat backend",
+			.arg = "backend", .arg_value = (long)asked,
+			.fix = "pass COMPAT_BACKEND_DEFAULT, COMPAT_BACKEND_BUDDY or "
+			       "COMPAT_BACKEND_BITMAP" });
 		return -1;
 	}
 	env = getenv(COMPAT_ENV);
@@ -53,8 +57,11 @@ static int compat_resolve_backend(enum compat_backend asked, enum compat_backend
 		*out = COMPAT_BACKEND_BITMAP;
 		return 0;
 	}
-	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "alloc_gen_pool", NULL, 0, 0,
-			"GENALLOC_BACKEND is neither \"buddy\" nor \"bitmap\"");
+	genalloc_report_error(&(const struct genalloc_error){
+		.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL, .func = "alloc_gen_pool",
+		.msg = "GENALLOC_BACKEND is neither \"buddy\" nor \"bitmap\"",
+		.arg = COMPAT_ENV, .arg_text = env,
+		.fix = "set GENALLOC_BACKEND to buddy or bitmap, or unset it (buddy)" });
 	return -1;
 }
 
@@ -111,8 +118,7 @@ GENALLOC_API void compat_gen_pool_destroy(struct gen_pool *pool)
 GENALLOC_API enum compat_backend compat_gen_pool_backend(const struct gen_pool *pool)
 {
 	if (!pool) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_backend", NULL,
-				0, 0, "NULL pool");
+		legacy_refuse_null("gen_pool_backend", NULL, NULL);
 		return COMPAT_BACKEND_DEFAULT;
 	}
 	return pool->backend;
@@ -144,8 +150,7 @@ GENALLOC_API void compat_gen_pool_free(struct gen_pool *pool, unsigned long addr
 GENALLOC_API int compat_gen_pool_check(struct gen_pool *pool)
 {
 	if (!pool) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_check", NULL,
-				0, 0, "NULL pool");
+		legacy_refuse_null("gen_pool_check", NULL, NULL);
 		return -1;
 	}
 	return pool->ops->check(pool->engine);
@@ -154,8 +159,7 @@ GENALLOC_API int compat_gen_pool_check(struct gen_pool *pool)
 GENALLOC_API void compat_gen_pool_stats(struct gen_pool *pool, struct compat_gen_pool_stats *st)
 {
 	if (!pool || !st) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_stats", pool,
-				0, 0, "NULL pool or stats");
+		legacy_refuse_null("gen_pool_stats", pool, "NULL stats");
 		return;
 	}
 	pool->ops->stats(pool->engine, st);
@@ -184,8 +188,7 @@ GENALLOC_API void compat_gen_pool_for_each_region(struct gen_pool *pool,
 	struct compat_region_visit v = { fn, data };
 
 	if (!pool || !fn) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_region",
-				pool, 0, 0, "NULL pool or function");
+		legacy_refuse_null("gen_pool_for_each_region", pool, "NULL function");
 		return;
 	}
 	pool->ops->for_each_region(pool->engine, compat_region_adapter, &v);
@@ -211,17 +214,17 @@ GENALLOC_API int compat_gen_pool_for_each_block(struct gen_pool *pool,
 	struct compat_block_visit v = { fn, data };
 
 	if (!pool || !fn) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_block",
-				pool, 0, 0, pool ? "NULL function" : "NULL pool");
+		legacy_refuse_null("gen_pool_for_each_block", pool, "NULL function");
 		return -EINVAL;
 	}
-	return pool->ops->for_each_block(pool->engine, compat_block_adapter, &v);
+	return pool->ops->for_each_block(pool->engine, compat_block_adapter, &v,
+					 "gen_pool_for_each_block");
 }
 
-static int dump_block(struct gen_pool *pool, unsigned long chunk, unsigned long chunk_size,
+static int dump_block(void *cpool, unsigned long chunk, unsigned long chunk_size,
 		      unsigned long addr, unsigned long size, int used, void *data)
 {
-	(void)pool;
+	(void)cpool;
 	genalloc_dump_block(data, chunk, chunk_size, addr, size, used);
 	return 0;
 }
@@ -232,9 +235,10 @@ GENALLOC_API int compat_gen_pool_dump(struct gen_pool *pool, FILE *f, int format
 	char engine[32];
 
 	snprintf(engine, sizeof(engine), "compat-%s", pool ? pool->ops->name : "");
-	if (!genalloc_dump_begin(&d, pool, f, format, engine, 1UL << ALLOC_MIN_SHIFT, true))
+	if (!genalloc_dump_begin(&d, pool, f, format, engine, 1UL << ALLOC_MIN_SHIFT, true, true))
 		return -EINVAL;
-	return genalloc_dump_end(&d, compat_gen_pool_for_each_block(pool, dump_block, &d));
+	return genalloc_dump_end(&d, pool->ops->for_each_block(pool->engine, dump_block, &d,
+							       "gen_pool_dump"));
 }
 
 unsigned long compat_call_get_new_chunk(void *cpool, void *engine)

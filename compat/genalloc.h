@@ -75,10 +75,9 @@
  * differs.  What differs in every call:
  *  - Reports name the 2005 call (gen_pool_alloc, gen_pool_free, ...);
  *    those from creation, prefill included, name alloc_gen_pool whichever
- *    of its names was called.  The pool named is the compat pool, except
- *    for errors the buddy engine finds itself (misused frees, bad chunks,
- *    check), which name the engine's internal pool.  An unknown backend is
- *    one more WARN EINVAL.
+ *    of its names was called.  The pool named is always the compat pool
+ *    the caller holds, whichever engine found the error.  An unknown
+ *    backend is one more WARN EINVAL, with the text given in err->arg_text.
  *  - compat_gen_pool_check() wants a quiet pool.
  *  - On the bitmap backend only growth, donation and inspection take the
  *    backend's lock; allocation and free of known memory take the
@@ -200,8 +199,10 @@ GENALLOC_API struct gen_pool *compat_alloc_gen_pool(int nr_chunks, int max_chunk
  * compat_gen_pool_destroy() - free a pool's bookkeeping
  * @pool: the pool, or NULL (nothing happens)
  *
- * As legacy_gen_pool_destroy(), live blocks (BUG EBUSY) included: release
- * the chunks with compat_gen_pool_for_each_region() first.
+ * As legacy_gen_pool_destroy(), live blocks (BUG EBUSY, with their bytes,
+ * how many there are and the first few addresses in err->nr_live and
+ * err->live) included: release the chunks with
+ * compat_gen_pool_for_each_region() first.
  */
 GENALLOC_API void compat_gen_pool_destroy(struct gen_pool *pool);
 

@@ -16,7 +16,9 @@
  * @donated_bytes:  bytes donated by freeing memory the pool never saw
  * @free_bytes:     bytes free for allocation
  * @largest_free:   the largest block gen_pool_alloc() could return now
- *                  without calling get_new_chunk, bytes (0 if none)
+ *                  without calling get_new_chunk, bytes (0 if none); a
+ *                  dump's largest_free is the same, and its
+ *                  largest_free_run the longer run free buddies may form
  * @metadata_bytes: bytes of out-of-band bookkeeping the pool malloc()ed
  */
 struct compat_gen_pool_stats {

@@ -236,7 +236,8 @@ unsigned long legacy_gen_pool_alloc(struct gen_pool *pool, int size)
 		a = take_block(pool, j, i);
 	legacy_unlock(pool);
 
-	legacy_report(&v, "gen_pool_alloc", pool, chunk, legacy_chunk_size(pool));
+	legacy_report(&v, "gen_pool_alloc", legacy_report_pool(pool), chunk,
+		      legacy_chunk_size(pool));
 	return a;
 }
 
@@ -352,8 +353,8 @@ void legacy_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
 	i = order_of(size);
 	s = 32UL << i;
 	if (legacy_range_wraps(addr, s)) {
-		legacy_report_misuse(LEGACY_FREE_WRAPS, "gen_pool_free", pool, addr,
-				     (unsigned long)size);
+		legacy_report_misuse(LEGACY_FREE_WRAPS, "gen_pool_free", legacy_report_pool(pool),
+				     addr, (unsigned long)size);
 		return;
 	}
 
@@ -372,14 +373,13 @@ void legacy_gen_pool_free(struct gen_pool *pool, unsigned long addr, int size)
 		release_block(pool, f, addr, i);
 	legacy_unlock(pool);
 
-	legacy_report(&v, "gen_pool_free", pool, addr, (unsigned long)size);
+	legacy_report(&v, "gen_pool_free", legacy_report_pool(pool), addr, (unsigned long)size);
 }
 
 void legacy_gen_pool_set_linear_search(struct gen_pool *pool, int on)
 {
 	if (!pool) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_set_linear_search",
-				NULL, 0, 0, "NULL pool");
+		legacy_refuse_null("gen_pool_set_linear_search", NULL, NULL);
 		return;
 	}
 	if (!legacy_lock(pool)) {

@@ -119,8 +119,7 @@ int legacy_gen_pool_check(struct gen_pool *pool)
 	const char *bad;
 
 	if (!pool) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_check", NULL,
-				0, 0, "NULL pool");
+		legacy_refuse_null("gen_pool_check", NULL, NULL);
 		return -1;
 	}
 	if (!legacy_lock(pool)) {
@@ -138,16 +137,16 @@ int legacy_gen_pool_check(struct gen_pool *pool)
 
 	if (!bad)
 		return 0;
-	genalloc_report(GENALLOC_BUG, GENALLOC_ECORRUPT, "gen_pool_check", pool,
-			where, 0, bad);
+	genalloc_report(GENALLOC_BUG, GENALLOC_ECORRUPT, "gen_pool_check",
+			legacy_report_pool(pool), where, 0, bad);
 	return -1;
 }
 
 void legacy_gen_pool_stats(struct gen_pool *pool, struct legacy_gen_pool_stats *st)
 {
 	if (!pool || !st) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_stats", pool,
-				0, 0, pool ? "NULL stats" : "NULL pool");
+		legacy_refuse_null("gen_pool_stats", pool ? legacy_report_pool(pool) : NULL,
+				   "NULL stats");
 		return;
 	}
 	if (!legacy_lock(pool)) {
@@ -238,8 +237,8 @@ void legacy_gen_pool_for_each_region(struct gen_pool *pool,
 	struct legacy_frame *f;
 
 	if (!pool || !fn) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_region",
-				pool, 0, 0, pool ? "NULL function" : "NULL pool");
+		legacy_refuse_null("gen_pool_for_each_region",
+				   pool ? legacy_report_pool(pool) : NULL, "NULL function");
 		return;
 	}
 	if (!legacy_lock(pool)) {

@@ -174,6 +174,48 @@ void legacy_report_misuse(enum legacy_misuse what, const char *func, const void 
 			  unsigned long addr, unsigned long size);
 
 /**
+ * legacy_refuse_null() - report WARN EINVAL for a NULL argument
+ * @func: the public function's kernel name
+ * @pool: the pool, opaque: if NULL, the report is about it
+ * @msg:  otherwise, which argument was NULL ("NULL function")
+ */
+void legacy_refuse_null(const char *func, const void *pool, const char *msg);
+
+/**
+ * struct legacy_live - the live blocks a busy destroy names
+ * @count: how many
+ * @bytes: their bytes
+ * @first: the addresses of the first GENALLOC_LIVE_SHOWN, in the order seen
+ */
+struct legacy_live {
+	size_t count;
+	unsigned long bytes;
+	unsigned long first[GENALLOC_LIVE_SHOWN];
+};
+
+/** legacy_live_add() - one more live block of @size bytes at @addr */
+static inline void legacy_live_add(struct legacy_live *live, unsigned long addr,
+				   unsigned long size)
+{
+	if (live->count < GENALLOC_LIVE_SHOWN)
+		live->first[live->count] = addr;
+	live->count++;
+	live->bytes += size;
+}
+
+/**
+ * legacy_report_busy() - report BUG EBUSY from gen_pool_destroy()
+ * @pool:       the pool, opaque (the caller's)
+ * @live_bytes: the bytes still allocated, from the pool's counters
+ * @live:       the live blocks found (the count 0 if they could not be listed)
+ *
+ * The report's address is the first live block's, its size @live_bytes,
+ * and it lists how many blocks are live and the first few addresses.
+ */
+void legacy_report_busy(const void *pool, unsigned long live_bytes,
+			const struct legacy_live *live);
+
+/**
  * legacy_report() - send a verdict to the error hook, if there is one
  * @v:    the verdict
  * @func: the public function's kernel name

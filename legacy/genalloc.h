@@ -166,6 +166,7 @@ struct gen_pool {
 	unsigned long free_bytes;
 	unsigned long metadata_bytes;
 	unsigned long nr_free[32];
+	const void *report_pool;	/* the pool reports name: NULL, this one */
 };
 
 /**

@@ -77,11 +77,28 @@ static inline void legacy_unlock(struct gen_pool *pool)
 	genalloc_lock_drop(&pool->lock_word);
 }
 
+/*
+ * The pool a report names: the caller's.  That is this one, unless compat's
+ * buddy backend runs it for a compat pool (legacy_create_for()).
+ */
+static inline const void *legacy_report_pool(const struct gen_pool *pool)
+{
+	return pool->report_pool ? pool->report_pool : pool;
+}
+
 static inline void legacy_refuse_reentry(const struct gen_pool *pool, const char *func,
 					 unsigned long addr, unsigned long size)
 {
-	legacy_report_misuse(LEGACY_REENTRY, func, pool, addr, size);
+	legacy_report_misuse(LEGACY_REENTRY, func, legacy_report_pool(pool), addr, size);
 }
+
+/**
+ * legacy_find_live() - the live blocks, in address order (walk.c)
+ * @pool: the pool, locked
+ * @live: receives them; its count is 0 if there is no memory to sort the
+ *        frames
+ */
+void legacy_find_live(struct gen_pool *pool, struct legacy_live *live);
 
 /*
  * buddy.c: growth, shared with the prefill at creation.  legacy_grow() asks

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "compat_internal.h"
 #include "internal.h"
 
 static void free_bookkeeping(struct gen_pool *pool)
@@ -31,15 +32,16 @@ static void prefill(struct gen_pool *pool, int nr_chunks)
 		if (!chunk)
 			break;
 		if (v.what) {
-			legacy_report(&v, "alloc_gen_pool", pool, chunk,
+			legacy_report(&v, "alloc_gen_pool", legacy_report_pool(pool), chunk,
 				      legacy_chunk_size(pool));
 			break;
 		}
 	}
 }
 
-struct gen_pool *legacy_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
-		unsigned long (*get_new_chunk)(struct gen_pool *), unsigned long data)
+static struct gen_pool *create(int nr_chunks, int max_chunk_shift,
+			       unsigned long (*get_new_chunk)(struct gen_pool *),
+			       unsigned long data, const void *report_pool)
 {
 	struct gen_pool *pool;
 
@@ -63,13 +65,28 @@ struct gen_pool *legacy_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
 	atomic_init(&pool->lock_word, 0);
 	pool->get_new_chunk = get_new_chunk;
 	pool->private = data;
+	pool->report_pool = report_pool;
 
 	prefill(pool, nr_chunks);
 	return pool;
 }
 
+struct gen_pool *legacy_alloc_gen_pool(int nr_chunks, int max_chunk_shift,
+		unsigned long (*get_new_chunk)(struct gen_pool *), unsigned long data)
+{
+	return create(nr_chunks, max_chunk_shift, get_new_chunk, data, NULL);
+}
+
+struct gen_pool *legacy_create_for(int nr_chunks, int max_chunk_shift,
+				   unsigned long (*get_new_chunk)(struct gen_pool *),
+				   unsigned long data, const void *report_pool)
+{
+	return create(nr_chunks, max_chunk_shift, get_new_chunk, data, report_pool);
+}
+
 void legacy_gen_pool_destroy(struct gen_pool *pool)
 {
+	struct legacy_live found;
 	unsigned long live;
 
 	if (!pool)
@@ -79,9 +96,11 @@ void legacy_gen_pool_destroy(struct gen_pool *pool)
 		return;
 	}
 	live = pool->obtained_bytes + pool->donated_bytes - pool->free_bytes;
+	if (live)
+		legacy_find_live(pool, &found);
 	legacy_unlock(pool);
 	if (live) {
-		legacy_report_misuse(LEGACY_DESTROY_BUSY, "gen_pool_destroy", pool, 0, live);
+		legacy_report_busy(legacy_report_pool(pool), live, &found);
 		return;
 	}
 	pthread_mutex_destroy(&pool->lock);

@@ -78,23 +78,48 @@ static int walk_locked(struct gen_pool *pool, legacy_gen_pool_block_fn fn, void 
 	return rc;
 }
 
-int legacy_gen_pool_for_each_block(struct gen_pool *pool, legacy_gen_pool_block_fn fn,
-				   void *data)
+/* The walk as the call named @caller makes it: that is the call a refusal names. */
+static int for_each_block_as(struct gen_pool *pool, legacy_gen_pool_block_fn fn, void *data,
+			     const char *caller)
 {
 	int rc;
 
-	if (!pool || !fn) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_block", pool,
-				0, 0, pool ? "NULL function" : "NULL pool");
-		return -EINVAL;
-	}
 	if (!legacy_lock(pool)) {
-		legacy_refuse_reentry(pool, "gen_pool_for_each_block", 0, 0);
+		legacy_refuse_reentry(pool, caller, 0, 0);
 		return -EDEADLK;
 	}
 	rc = walk_locked(pool, fn, data);
 	legacy_unlock(pool);
 	return rc;
+}
+
+int legacy_gen_pool_for_each_block(struct gen_pool *pool, legacy_gen_pool_block_fn fn,
+				   void *data)
+{
+	if (!pool || !fn) {
+		legacy_refuse_null("gen_pool_for_each_block", pool ? legacy_report_pool(pool) : NULL,
+				   "NULL function");
+		return -EINVAL;
+	}
+	return for_each_block_as(pool, fn, data, "gen_pool_for_each_block");
+}
+
+/* Each live block into @data, a struct legacy_live. */
+static int count_live(struct gen_pool *pool, unsigned long chunk, unsigned long chunk_size,
+		      unsigned long addr, unsigned long size, int used, void *data)
+{
+	(void)pool;
+	(void)chunk;
+	(void)chunk_size;
+	if (used)
+		legacy_live_add(data, addr, size);
+	return 0;
+}
+
+void legacy_find_live(struct gen_pool *pool, struct legacy_live *live)
+{
+	*live = (struct legacy_live){ 0 };
+	walk_locked(pool, count_live, live);
 }
 
 static int dump_block(struct gen_pool *pool, unsigned long chunk, unsigned long chunk_size,
@@ -109,7 +134,8 @@ int legacy_gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
 {
 	struct genalloc_dump d;
 
-	if (!genalloc_dump_begin(&d, pool, f, format, "legacy", 1UL << ALLOC_MIN_SHIFT, true))
+	if (!genalloc_dump_begin(&d, pool ? legacy_report_pool(pool) : NULL, f, format, "legacy",
+				 1UL << ALLOC_MIN_SHIFT, true, true))
 		return -EINVAL;
-	return genalloc_dump_end(&d, legacy_gen_pool_for_each_block(pool, dump_block, &d));
+	return genalloc_dump_end(&d, for_each_block_as(pool, dump_block, &d, "gen_pool_dump"));
 }

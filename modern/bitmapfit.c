@@ -27,8 +27,11 @@ bool modern_bitmapfit_align_ok(const void *data, const struct gen_pool *pool)
 
 	if (d && d->align > 0 && (d->align & (d->align - 1)) == 0)
 		return true;
-	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_first_fit_align", pool, 0, 0,
-			"alignment is not a power of two > 0");
+	genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+		.code = GENALLOC_EINVAL, .func = "gen_pool_first_fit_align", .pool = pool,
+		.msg = d ? "alignment is not a power of two > 0" : "NULL data",
+		.arg = d ? "align" : NULL, .arg_value = d ? d->align : 0,
+		.fix = "pass a struct genpool_data_align whose align is a power of two" });
 	return false;
 }
 
@@ -38,8 +41,12 @@ bool modern_bitmapfit_fixed_ok(const void *data, const struct gen_pool *pool)
 
 	if (d && (d->offset & ((1UL << pool->min_alloc_order) - 1)) == 0)
 		return true;
-	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_fixed_alloc", pool,
-			d ? d->offset : 0, 0, "offset is not a whole number of granules");
+	genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+		.code = GENALLOC_EINVAL, .func = "gen_pool_fixed_alloc", .pool = pool,
+		.addr = d ? d->offset : 0,
+		.msg = d ? "offset is not a whole number of granules" : "NULL data",
+		.fix = "pass a struct genpool_data_fixed whose offset is a multiple of the "
+		       "granule" });
 	return false;
 }
 

@@ -24,6 +24,7 @@
 #include "meta_internal.h"
 #include "pool_internal.h"
 #include "records_internal.h"
+#include "walk_internal.h"
 
 /* What gen_pool_add() records as "no physical address". */
 #define NO_PHYS ((phys_addr_t)-1)
@@ -84,8 +85,11 @@ struct gen_pool *modern_gen_pool_create_mode(int min_alloc_order, int nid, bool 
 
 	(void)nid;
 	if (min_alloc_order < 0 || min_alloc_order >= (int)MODERN_BITS_PER_LONG) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_create", NULL,
-				0, 0, "min_alloc_order out of range");
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "gen_pool_create", .msg = "min_alloc_order out of range",
+			.arg = "min_alloc_order", .arg_value = min_alloc_order,
+			.fix = "pass a min_alloc_order from 0 to BITS_PER_LONG - 1" });
 		return NULL;
 	}
 	pool = malloc(sizeof(*pool));
@@ -111,32 +115,53 @@ struct gen_pool *modern_gen_pool_create_mode(int min_alloc_order, int nid, bool 
 static bool range_ok(struct gen_pool *pool, unsigned long addr, size_t size,
 		     const char *func)
 {
-	if (size == 0 || addr == 0) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, pool, addr, size,
-				size ? "address 0 is the allocation failure value"
-				     : "empty range");
-		return false;
+	struct genalloc_error e = { .severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+		.func = func, .pool = pool, .addr = addr, .size = size };
+
+	if (size == 0) {
+		e.msg = "empty range";
+		e.fix = "add 1 byte or more";
+	} else if (addr == 0) {
+		e.msg = "address 0 is the allocation failure value";
+		e.fix = "add memory from address 1 up (offset the range if it starts at 0)";
+	} else if (size > (size_t)LONG_MAX || addr + (size - 1) < addr) {
+		e.code = GENALLOC_ERANGE;
+		e.msg = "range wraps the address space or is too large";
+		e.fix = "add at most LONG_MAX bytes that end at or below ULONG_MAX";
+	} else {
+		return true;
 	}
-	if (size > (size_t)LONG_MAX || addr + (size - 1) < addr) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_ERANGE, func, pool, addr, size,
-				"range wraps the address space or is too large");
-		return false;
-	}
-	return true;
+	genalloc_report_error(&e);
+	return false;
+}
+
+/* The lowest chunk of @dir that [@start, @end] overlaps, which must exist. */
+static const struct gen_pool_chunk *first_overlapped(const struct modern_chunk_dir *dir,
+						     unsigned long start)
+{
+	size_t pos = modern_dir_upper_bound(dir, start);
+
+	/* The last chunk starting at or below @start if it reaches it, else the
+	 * first above (modern_dir_overlaps() said one of them meets the range). */
+	if (pos > 0 && dir->by_addr[pos - 1].end >= start)
+		pos--;
+	return modern_dir_chunk(dir, dir->by_addr[pos].slot);
 }
 
 /* Link a finished chunk in front and into the directory: 0, -EINVAL if it
- * overlaps a chunk already there, -ENOMEM, -EDEADLK if this thread holds the
- * lock already. */
-static int publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk)
+ * overlaps a chunk already there (*@other then is that chunk, the lowest if
+ * several), -ENOMEM, -EDEADLK if this thread holds the lock already. */
+static int publish_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+			 const struct gen_pool_chunk **other)
 {
 	int rc = 0;
 
 	if (!modern_lock_acquire(&pool->lock))
 		return -EDEADLK;
-	if (modern_dir_overlaps(pool->dir, chunk->start_addr, chunk->end_addr))
+	if (modern_dir_overlaps(pool->dir, chunk->start_addr, chunk->end_addr)) {
+		*other = first_overlapped(pool->dir, chunk->start_addr);
 		rc = -EINVAL;
-	else if (modern_dir_add(pool->dir, chunk))
+	} else if (modern_dir_add(pool->dir, chunk))
 		rc = -ENOMEM;
 	if (!rc) {
 		chunk->next_chunk = atomic_load_explicit(&pool->chunks, memory_order_relaxed);
@@ -158,6 +183,7 @@ static bool aligned_algo(genpool_algo_t algo)
 static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys,
 		     size_t size, void *owner, bool used, const char *func)
 {
+	const struct gen_pool_chunk *other = NULL;
 	struct gen_pool_chunk *chunk;
 	unsigned long nbits;
 	int rc;
@@ -195,7 +221,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	chunk->start_addr = virt;
 	chunk->end_addr = virt + (size - 1);
 	atomic_init(&chunk->avail, (long)(used ? size - (nbits << pool->min_alloc_order) : size));
-	rc = publish_chunk(pool, chunk);
+	rc = publish_chunk(pool, chunk, &other);
 	if (rc) {
 		modern_index_destroy(chunk->index);
 		modern_meta_free(chunk, chunk_bytes(nbits, pool->records));
@@ -205,8 +231,14 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 			modern_refuse_reentry(pool, func, virt, size);
 			return rc;
 		}
-		genalloc_report(GENALLOC_WARN, GENALLOC_EOVERLAP, func, pool, virt, size,
-				"range overlaps a chunk of the pool");
+		/* Chunks live until the pool does: *other may be read unlocked. */
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EOVERLAP, .func = func,
+			.pool = pool, .addr = virt, .size = size,
+			.msg = "range overlaps a chunk of the pool",
+			.chunk_addr = other->start_addr, .chunk_size = modern_chunk_size(other),
+			.fix = "add memory the pool does not have yet; ranges may touch, not "
+			       "overlap" });
 		return -EINVAL;
 	}
 	return 0;
@@ -277,6 +309,40 @@ int modern_gen_pool_add_used(struct gen_pool *pool, unsigned long addr, size_t s
 	return add_chunk(pool, addr, NO_PHYS, size, NULL, true, "gen_pool_add_used");
 }
 
+/* Each live block or used run into @data, a struct genalloc_error being built. */
+static int count_live(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long addr,
+		      size_t size, bool used, void *data)
+{
+	struct genalloc_error *e = data;
+
+	(void)pool;
+	(void)chunk;
+	(void)used;
+	if (e->nr_live < GENALLOC_LIVE_SHOWN)
+		e->live[e->nr_live] = addr;
+	if (!e->nr_live)
+		e->addr = addr;
+	e->nr_live++;
+	e->size += size;
+	return 0;
+}
+
+/* BUG EBUSY, naming how many blocks are live, their bytes and the first few. */
+static void report_busy(struct gen_pool *pool)
+{
+	struct genalloc_error e = {
+		.severity = GENALLOC_BUG, .code = GENALLOC_EBUSY, .func = "gen_pool_destroy",
+		.pool = pool,
+		.msg = pool->records ? "pool has live blocks"
+				     : "pool has live allocations, counted as runs of used granules",
+		.fix = "free them first (gen_pool_for_each_run() with GEN_POOL_RUNS_USED lists "
+		       "them), then destroy the pool",
+	};
+
+	modern_walk_unlocked(pool, GEN_POOL_RUNS_USED, NULL, count_live, &e);
+	genalloc_report_error(&e);
+}
+
 /**
  * gen_pool_destroy() - free the pool and its bookkeeping
  * @pool: the pool, or NULL
@@ -299,9 +365,7 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 			continue;
 		bit = modern_find_next_bit(chunk->bits, chunk->nbits, 0);
 		if (bit < chunk->nbits) {
-			genalloc_report(GENALLOC_BUG, GENALLOC_EBUSY, "gen_pool_destroy", pool,
-					chunk->start_addr + (bit << pool->min_alloc_order),
-					0, "pool has live allocations");
+			report_busy(pool);
 			return;
 		}
 	}
@@ -337,8 +401,10 @@ int modern_gen_pool_use_block_records(struct gen_pool *pool)
 		pool->records = true;
 	modern_lock_release(&pool->lock);
 	if (msg) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_use_block_records",
-				pool, 0, 0, msg);
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "gen_pool_use_block_records", .pool = pool, .msg = msg,
+			.fix = "call it before the pool's first gen_pool_add*()" });
 		return -EINVAL;
 	}
 	return 0;
@@ -435,8 +501,10 @@ void modern_gen_pool_for_each_chunk(struct gen_pool *pool,
 	if (!modern_pool_ok(pool, "gen_pool_for_each_chunk"))
 		return;
 	if (!func) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_chunk",
-				pool, 0, 0, "NULL function");
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "gen_pool_for_each_chunk", .pool = pool, .msg = "NULL function",
+			.fix = "pass the function to call for each chunk" });
 		return;
 	}
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)

@@ -36,9 +36,7 @@ void modern_refuse_reentry(struct gen_pool *pool, const char *func, unsigned lon
 {
 	genalloc_report(GENALLOC_WARN, GENALLOC_EREENTRY, func, pool, addr, size,
 			"this thread is already inside a locked call on the pool (a signal "
-			"handler interrupted it, or a callback re-entered it): use a "
-			"lock-free pool (gen_pool_set_lockless(), the default through "
-			"<linux/genalloc.h>), or block the signal around the pool's calls");
+			"handler interrupted it, or a callback re-entered it)");
 }
 
 

@@ -36,7 +36,9 @@ static inline bool modern_pool_ok(const struct gen_pool *pool, const char *func)
 {
 	if (pool)
 		return true;
-	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, NULL, 0, 0, "NULL pool");
+	genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+		.code = GENALLOC_EINVAL, .func = func, .msg = "NULL pool",
+		.fix = "pass the pool gen_pool_create() returned" });
 	return false;
 }
 

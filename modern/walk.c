@@ -17,20 +17,26 @@
 #include "lock_internal.h"
 #include "pool_internal.h"
 #include "records_internal.h"
+#include "walk_internal.h"
 
 static bool walk_args_ok(struct gen_pool *pool, unsigned int which, gen_pool_run_fn func)
 {
-	const char *msg = NULL;
+	const char *msg = NULL, *fix = NULL;
 
-	if (!pool)
+	if (!pool) {
 		msg = "NULL pool";
-	else if (!func)
+		fix = "pass the pool gen_pool_create() returned";
+	} else if (!func) {
 		msg = "NULL function";
-	else if (!which || (which & ~GEN_POOL_RUNS_ALL))
+		fix = "pass the function to call for each run";
+	} else if (!which || (which & ~GEN_POOL_RUNS_ALL)) {
 		msg = "no kind of run, or an unknown one";
+		fix = "pass GEN_POOL_RUNS_FREE, GEN_POOL_RUNS_USED or both";
+	}
 	if (msg)
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_for_each_run", pool,
-				0, 0, msg);
+		genalloc_report_error(&(const struct genalloc_error){
+			.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+			.func = "gen_pool_for_each_run", .pool = pool, .msg = msg, .fix = fix });
 	return !msg;
 }
 
@@ -76,6 +82,37 @@ static int walk_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsig
 	return 0;
 }
 
+int modern_walk_unlocked(struct gen_pool *pool, unsigned int which,
+			 modern_walk_chunk_fn chunk_fn, gen_pool_run_fn func, void *data)
+{
+	const struct modern_chunk_dir *dir = pool->dir;
+	struct gen_pool_chunk *chunk;
+	int rc = 0;
+
+	for (size_t i = 0; i < modern_dir_count(dir) && !rc; i++) {
+		chunk = modern_dir_chunk(dir, dir->by_addr[i].slot);
+		if (chunk_fn)
+			rc = chunk_fn(pool, chunk, data);
+		if (!rc)
+			rc = walk_chunk(pool, chunk, which, func, data);
+	}
+	return rc;
+}
+
+int modern_walk(struct gen_pool *pool, unsigned int which, modern_walk_chunk_fn chunk_fn,
+		gen_pool_run_fn func, void *data, const char *caller)
+{
+	int rc;
+
+	if (!modern_lock_acquire(&pool->lock)) {
+		modern_refuse_reentry(pool, caller, 0, 0);
+		return -EDEADLK;
+	}
+	rc = modern_walk_unlocked(pool, which, chunk_fn, func, data);
+	modern_lock_release(&pool->lock);
+	return rc;
+}
+
 /**
  * gen_pool_for_each_run() - visit the free or the used runs of a pool
  * @pool:  the pool
@@ -89,21 +126,9 @@ static int walk_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsig
 int modern_gen_pool_for_each_run(struct gen_pool *pool, unsigned int which,
 				 gen_pool_run_fn func, void *data)
 {
-	const struct modern_chunk_dir *dir;
-	int rc = 0;
-
 	if (!walk_args_ok(pool, which, func))
 		return -EINVAL;
-	if (!modern_lock_acquire(&pool->lock)) {
-		modern_refuse_reentry(pool, "gen_pool_for_each_run", 0, 0);
-		return -EDEADLK;
-	}
-	dir = pool->dir;
-	for (size_t i = 0; i < modern_dir_count(dir) && !rc; i++)
-		rc = walk_chunk(pool, modern_dir_chunk(dir, dir->by_addr[i].slot), which, func,
-				data);
-	modern_lock_release(&pool->lock);
-	return rc;
+	return modern_walk(pool, which, NULL, func, data, "gen_pool_for_each_run");
 }
 
 /*

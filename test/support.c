@@ -12,11 +12,53 @@
 
 static int seen;
 static struct genalloc_error last;
+static char last_text[1024];
 
 static void record_error(const struct genalloc_error *err)
 {
 	seen++;
 	last = *err;
+	genalloc_format_error(err, last_text, sizeof(last_text));
+}
+
+const char *last_line(void)
+{
+	return last_text;
+}
+
+void assert_line_is(const char *tmpl, const void *pool, unsigned long addr,
+		    unsigned long addr2, unsigned long chunk)
+{
+	static const char *const token[] = { "<pool>", "<addr>", "<addr2>", "<chunk>" };
+	char want[1024], value[4][32];
+	size_t n = 0;
+
+	if (pool)
+		snprintf(value[0], sizeof(value[0]), "%p", pool);
+	else
+		snprintf(value[0], sizeof(value[0]), "NULL");
+	snprintf(value[1], sizeof(value[1]), "%#lx", addr);
+	snprintf(value[2], sizeof(value[2]), "%#lx", addr2);
+	snprintf(value[3], sizeof(value[3]), "%#lx", chunk);
+	while (*tmpl && n < sizeof(want) - 1) {
+		size_t t, len = 0;
+
+		for (t = 0; t < 4; t++) {
+			len = strlen(token[t]);
+			if (!strncmp(tmpl, token[t], len))
+				break;
+		}
+		if (t < 4) {
+			n += (size_t)snprintf(want + n, sizeof(want) - n, "%s", value[t]);
+			tmpl += len;
+		} else {
+			want[n++] = *tmpl++;
+		}
+	}
+	want[n < sizeof(want) ? n : sizeof(want) - 1] = '\0';
+	ck_assert_msg(seen > 0, "no report, want \"%s\"", want);
+	ck_assert_msg(!strcmp(last_text, want), "the report's line:\n  got  \"%s\"\n  want \"%s\"",
+		      last_text, want);
 }
 
 void capture_errors(void)
@@ -39,6 +81,7 @@ void reset_errors(void)
 {
 	seen = 0;
 	memset(&last, 0, sizeof(last));
+	last_text[0] = '\0';
 }
 
 /* Strings compared as strings, NULL only with NULL. */

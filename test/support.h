@@ -85,6 +85,25 @@ void reset_errors(void);
  */
 void assert_report_is(const struct genalloc_error *want);
 
+/** last_line() - the last report as the default hook prints it (no newline) */
+const char *last_line(void);
+
+/**
+ * assert_line_is() - the last report's line is @tmpl with its values put in
+ * @tmpl:  the line as docs/misuse.md shows it, where "<pool>" stands for
+ *         @pool ("%p", or NULL), "<addr>", "<addr2>" and "<chunk>" for
+ *         @addr, @addr2 and @chunk in hexadecimal: the values the test
+ *         knows the report must carry
+ * @pool, @addr, @addr2, @chunk: those values
+ *
+ * Leaves the captured report for assert_report_is() and the like.
+ * test/docs/misuse_messages.sh checks that every @tmpl given here is a line
+ * of docs/misuse.md and every message there is one given here, so the
+ * catalogue shows what the code prints: keep each @tmpl one string literal.
+ */
+void assert_line_is(const char *tmpl, const void *pool, unsigned long addr,
+		    unsigned long addr2, unsigned long chunk);
+
 /** REPORT() - a report with an address and a size, for assert_report_is() */
 #define REPORT(sev, c, fn, p, a, s, m)                                        \
 	(&(const struct genalloc_error){ .severity = (sev), .code = (c),      \

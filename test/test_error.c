@@ -4,6 +4,7 @@
  * handler's message and abort, strerror names.
  */
 #include <signal.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "support.h"
@@ -49,8 +50,9 @@ START_TEST(default_warn_prints_and_returns)
 	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", NULL,
 			0, 0, NULL);
 	stderr_capture_end(&cap, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "genalloc: WARN: gen_pool_alloc: invalid argument "
-			      "(pool (nil), addr 0, size 0)\n");
+	ck_assert_str_eq(buf, "genalloc: WARN EINVAL: gen_pool_alloc: invalid argument "
+			      "(pool NULL, addr 0, size 0); pass what the function's comment in "
+			      "its header allows\n");
 }
 END_TEST
 
@@ -72,8 +74,9 @@ START_TEST(report_arg_names_the_argument)
 	genalloc_report_arg(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_alloc", NULL, 0,
 			    "size", -32, "negative size");
 	stderr_capture_end(&cap, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "genalloc: WARN: gen_pool_alloc: negative size "
-			      "(pool (nil), addr 0, size -32)\n");
+	ck_assert_str_eq(buf, "genalloc: WARN EINVAL: gen_pool_alloc: negative size "
+			      "(pool NULL, addr 0, size -32); pass what the function's comment "
+			      "in its header allows\n");
 }
 END_TEST
 
@@ -121,6 +124,116 @@ START_TEST(strerror_names_are_as_listed)
 }
 END_TEST
 
+/* Every code has its own name, as its enumerator is spelt, and a fix. */
+START_TEST(errcode_names_and_fixes)
+{
+	static const char *const names[] = { "EINVAL", "EDOUBLEFREE", "EFOREIGN",
+		"EMISALIGNED", "ESIZE", "ERANGE", "EBUSY", "EOVERLAP", "ECORRUPT", "EREENTRY" };
+
+	for (int c = GENALLOC_EINVAL; c <= GENALLOC_EREENTRY; c++) {
+		ck_assert_str_eq(genalloc_errcode_name(c), names[c - GENALLOC_EINVAL]);
+		ck_assert_str_ne(genalloc_errcode_fix(c), genalloc_errcode_fix(0));
+		for (int d = GENALLOC_EINVAL; d < c; d++)
+			ck_assert_str_ne(genalloc_errcode_fix(c), genalloc_errcode_fix(d));
+	}
+	ck_assert_str_eq(genalloc_errcode_name(0), "EUNKNOWN");
+}
+END_TEST
+
+/* The short forms fill in the code's fix, so a handler always gets one. */
+START_TEST(every_report_carries_a_fix)
+{
+	capture_errors();
+	genalloc_report(GENALLOC_BUG, GENALLOC_ESIZE, "gen_pool_free", NULL, 0x1000, 64, "x");
+	ck_assert_str_eq(last_error()->fix, genalloc_errcode_fix(GENALLOC_ESIZE));
+	genalloc_report_arg(GENALLOC_WARN, GENALLOC_EINVAL, "f", NULL, 0, "size", -1, "x");
+	ck_assert_str_eq(last_error()->fix, genalloc_errcode_fix(GENALLOC_EINVAL));
+	genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+		.code = GENALLOC_EBUSY, .func = "f" });
+	ck_assert_str_eq(last_error()->fix, genalloc_errcode_fix(GENALLOC_EBUSY));
+	genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+		.code = GENALLOC_EBUSY, .func = "f", .fix = "do this" });
+	ck_assert_str_eq(last_error()->fix, "do this");
+}
+END_TEST
+
+/* The details beyond an address and a size, each where the header says. */
+START_TEST(format_prints_every_detail)
+{
+	struct genalloc_error e = { .severity = GENALLOC_WARN, .code = GENALLOC_EOVERLAP,
+		.func = "gen_pool_add", .addr = 0x1800, .size = 4096, .msg = "overlap",
+		.chunk_addr = 0x1000, .chunk_size = 4096, .fix = "do that" };
+	char buf[512];
+	int n;
+
+	n = genalloc_format_error(&e, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "genalloc: WARN EOVERLAP: gen_pool_add: overlap (pool NULL, "
+			      "addr 0x1800, size 4096, chunk 0x1000 size 4096); do that");
+	ck_assert_int_eq(n, (int)strlen(buf));
+	e = (struct genalloc_error){ .severity = GENALLOC_BUG, .code = GENALLOC_EBUSY,
+		.func = "gen_pool_destroy", .addr = 0x100, .size = 160, .nr_live = 5,
+		.live = { 0x100, 0x200, 0x300, 0x400 } };
+	genalloc_format_error(&e, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "genalloc: BUG EBUSY: gen_pool_destroy: pool has live allocations "
+			      "(pool NULL, addr 0x100, size 160, 5 live: 0x100 0x200 0x300 0x400 "
+			      "...); release what is still in use first, then call again");
+	e.nr_live = 1;
+	genalloc_format_error(&e, buf, sizeof(buf));
+	ck_assert_ptr_nonnull(strstr(buf, "size 160, 1 live: 0x100); release"));
+	e = (struct genalloc_error){ .severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+		.func = "f", .pool = buf, .arg = "ENV", .arg_text = "x", .msg = "m" };
+	genalloc_format_error(&e, buf + 256, 256);
+	ck_assert_ptr_nonnull(strstr(buf + 256, ", addr 0, ENV \"x\"); pass"));
+	ck_assert_ptr_null(strstr(buf + 256, "pool NULL"));
+}
+END_TEST
+
+/* As snprintf(): cut short but terminated, and the whole length returned. */
+START_TEST(format_cuts_short_and_counts)
+{
+	const struct genalloc_error e = { .severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+		.func = "gen_pool_alloc", .msg = "m" };
+	char whole[256], cut[16];
+	int n = genalloc_format_error(&e, whole, sizeof(whole));
+
+	ck_assert_int_eq(genalloc_format_error(&e, NULL, 0), n);
+	ck_assert_int_eq(genalloc_format_error(&e, cut, sizeof(cut)), n);
+	ck_assert_int_eq(strlen(cut), sizeof(cut) - 1);
+	ck_assert_int_eq(strncmp(cut, whole, sizeof(cut) - 1), 0);
+}
+END_TEST
+
+/* A handler written for the struct before its later members reads the
+ * same values in the same places: a report seen through a copy of the old
+ * layout is the report. */
+START_TEST(a_handler_of_the_first_layout_still_works)
+{
+	struct first_layout {
+		enum genalloc_severity severity;
+		enum genalloc_errcode code;
+		const char *func;
+		const void *pool;
+		unsigned long addr;
+		size_t size;
+		const char *msg;
+		const char *arg;
+		long arg_value;
+	} old;
+	int pool;
+
+	capture_errors();
+	genalloc_report(GENALLOC_BUG, GENALLOC_ESIZE, "gen_pool_free", &pool, 0x1000, 64, "m");
+	memcpy(&old, last_error(), sizeof(old));
+	ck_assert_int_eq(old.code, GENALLOC_ESIZE);
+	ck_assert_ptr_eq(old.pool, &pool);
+	ck_assert_uint_eq(old.addr, 0x1000);
+	ck_assert_uint_eq(old.size, 64);
+	ck_assert_str_eq(old.msg, "m");
+	ck_assert_uint_eq(offsetof(struct genalloc_error, arg_value),
+			  offsetof(struct first_layout, arg_value));
+}
+END_TEST
+
 Suite *error_hook_suite(void)
 {
 	Suite *s = suite_create("error_hook");
@@ -133,6 +246,11 @@ Suite *error_hook_suite(void)
 	tcase_add_test_raise_signal(tc, default_bug_aborts, SIGABRT);
 	tcase_add_test(tc, strerror_names_every_code);
 	tcase_add_test(tc, strerror_names_are_as_listed);
+	tcase_add_test(tc, errcode_names_and_fixes);
+	tcase_add_test(tc, every_report_carries_a_fix);
+	tcase_add_test(tc, format_prints_every_detail);
+	tcase_add_test(tc, format_cuts_short_and_counts);
+	tcase_add_test(tc, a_handler_of_the_first_layout_still_works);
 	suite_add_tcase(s, tc);
 	return s;
 }

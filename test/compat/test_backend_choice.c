@@ -40,6 +40,10 @@ START_TEST(unknown_environment_value_is_an_error)
 {
 	capture_errors();
 	ck_assert_int_eq(backend_with_env("Bitmap"), COMPAT_BACKEND_DEFAULT);
+	/* The value given, as text: a typo shows itself. */
+	ck_assert_str_eq(last_error()->arg, "GENALLOC_BACKEND");
+	ck_assert_str_eq(last_error()->arg_text, "Bitmap");
+	assert_line_is("genalloc: WARN EINVAL: alloc_gen_pool: GENALLOC_BACKEND is neither \"buddy\" nor \"bitmap\" (pool NULL, addr 0, GENALLOC_BACKEND \"Bitmap\"); set GENALLOC_BACKEND to buddy or bitmap, or unset it (buddy)", NULL, 0, 0, 0);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	ck_assert_int_eq(backend_with_env("slab"), COMPAT_BACKEND_DEFAULT);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);

@@ -13,6 +13,7 @@ int dumper_compat(bool bitmap, unsigned int seed, FILE *json, FILE *walk)
 							       : COMPAT_BACKEND_BUDDY,
 							D2005_CHUNKS - 1, D2005_SHIFT,
 							d2005_get_chunk, 0);
+	struct compat_gen_pool_stats st;
 	int rc;
 
 	if (!pool)
@@ -20,6 +21,8 @@ int dumper_compat(bool bitmap, unsigned int seed, FILE *json, FILE *walk)
 	d2005_churn(pool, seed);
 	rc = compat_gen_pool_dump(pool, json, GENALLOC_DUMP_JSON) ||
 	     compat_gen_pool_for_each_block(pool, d2005_walk_line, walk);
+	compat_gen_pool_stats(pool, &st);
+	fprintf(walk, "stats %lu %lu\n", st.obtained_bytes + st.donated_bytes, st.largest_free);
 	d2005_release(pool);
 	return rc;
 }

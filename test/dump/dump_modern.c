@@ -21,14 +21,15 @@ static int walk_line(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsign
 	return 0;
 }
 
-/* Three chunks, added out of address order, one with a tail. */
+/* Four chunks, added out of address order, one with a tail, one smaller
+ * than a granule (listed, with no runs). */
 static struct gen_pool *build(bool records)
 {
 	struct gen_pool *pool = gen_pool_create(4, -1);
 
 	if (!pool || (records && gen_pool_use_block_records(pool)) ||
 	    gen_pool_add(pool, 0x300000, 8192, -1) || gen_pool_add(pool, 0x100000, 4096 + 8, -1) ||
-	    gen_pool_add(pool, 0x200000, 16384, -1))
+	    gen_pool_add(pool, 0x200000, 16384, -1) || gen_pool_add(pool, 0x400000, 8, -1))
 		return NULL;
 	return pool;
 }
@@ -67,8 +68,12 @@ int dumper_modern(bool records, unsigned int seed, FILE *json, FILE *walk)
 	if (!pool)
 		return 1;
 	n = churn(pool, seed);
+	struct gen_pool_stats st;
+
 	rc = gen_pool_dump(pool, json, GENALLOC_DUMP_JSON) ||
 	     gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, walk_line, walk);
+	gen_pool_stats(pool, &st);
+	fprintf(walk, "stats %zu %zu\n", gen_pool_size(pool), st.largest_free);
 	while (n--)
 		gen_pool_free(pool, addr[n], size[n]);
 	gen_pool_destroy(pool);

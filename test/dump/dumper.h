@@ -4,7 +4,9 @@
  * (the 2005 and the modern headers cannot meet in one file): build a pool,
  * churn it from @seed, write its JSON dump to @json and its walk to @walk,
  * one line per run: "CHUNK-START OFFSET SIZE USED" (USED true or false),
- * as test/dump/run.sh makes jq print the JSON's runs.
+ * as test/dump/run.sh makes jq print the JSON's runs, then a last line
+ * "stats SIZE LARGEST": the pool's size and its statistics' largest_free,
+ * which the dump's totals must repeat.
  *
  * Return: 0, or 1 on any failure.
  */

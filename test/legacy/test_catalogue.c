@@ -151,10 +151,10 @@ END_TEST
 START_TEST(default_hook_prints_the_engine_message)
 {
 	struct stderr_capture cap;
-	char want[160], buf[256];
+	char want[256], buf[256];
 
-	snprintf(want, sizeof(want), "genalloc: WARN: gen_pool_alloc: negative size "
-		 "(pool %p, addr 0, size -32)\n", (void *)pool);
+	snprintf(want, sizeof(want), "genalloc: WARN EINVAL: gen_pool_alloc: negative size "
+		 "(pool %p, addr 0, size -32); pass a size of 0 or more\n", (void *)pool);
 	expect_death();
 	stderr_capture_start(&cap);
 	ck_assert_uint_eq(gen_pool_alloc(pool, -32), 0);

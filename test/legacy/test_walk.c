@@ -100,11 +100,77 @@ START_TEST(text_dump)
 	ck_assert_int_eq(legacy_gen_pool_dump(pool, f, GENALLOC_DUMP_TEXT), 0);
 	fclose(f);
 	snprintf(want, sizeof(want), "legacy pool, granule 32, blocks\nchunk 0x%lx +4096: used 0 "
-		 "(0%%) blocks 0 free runs 1 largest 4096 |", lo);
+		 "(0%%) blocks 0 free runs 1 largest free block 4096 run 4096 |", lo);
 	ck_assert_int_eq(strncmp(buf, want, strlen(want)), 0);
 	ck_assert_ptr_nonnull(strstr(buf, "total: 2 chunks, 8192 bytes, used 0, free 8192 "
-				     "in 2 runs, largest 4096, blocks 0\n"));
+				     "in 2 runs, largest free block 4096 run 4096, blocks 0\n"));
 	free(buf);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* A free run of several buddies: the dump's largest_free is the largest
+ * free block, as legacy_gen_pool_stats() says, and largest_free_run the run. */
+START_TEST(largest_free_is_a_block_as_in_the_stats)
+{
+	struct chunk_supply cs;
+	unsigned long lo;
+	struct gen_pool *pool = layout(&cs, &lo);
+	struct legacy_gen_pool_stats st;
+	char *buf = NULL, want[200];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	unsigned long a = gen_pool_alloc(pool, 32);
+
+	/* Past a, one free run of 4064 bytes: buddies of 32, 64, ... 2048. */
+	ck_assert_uint_eq(a % 4096, 0);
+	legacy_gen_pool_stats(pool, &st);
+	ck_assert_uint_eq(st.largest_free, 4096);	/* the other chunk */
+	ck_assert_int_eq(legacy_gen_pool_dump(pool, f, GENALLOC_DUMP_TEXT), 0);
+	fclose(f);
+	snprintf(want, sizeof(want), "chunk 0x%lx +4096: used 32 (0%%) blocks 1 free runs 1 "
+		 "largest free block 2048 run 4064 |", a);
+	ck_assert_msg(strstr(buf, want), "%s", buf);
+	ck_assert_ptr_nonnull(strstr(buf, "largest free block 4096 run 4096, blocks 1\n"));
+	free(buf);
+	gen_pool_free(pool, a, 32);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* From inside a walk's callback the dump is refused: nothing written, the
+ * report names the dump. */
+static int dump_inside(struct gen_pool *pool, unsigned long chunk, unsigned long chunk_size,
+		       unsigned long addr, unsigned long size, int used, void *data)
+{
+	size_t *len = data;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	(void)chunk;
+	(void)chunk_size;
+	(void)addr;
+	(void)size;
+	(void)used;
+	ck_assert_int_eq(legacy_gen_pool_dump(pool, f, GENALLOC_DUMP_JSON), -EDEADLK);
+	fclose(f);
+	free(buf);
+	return 1;
+}
+
+START_TEST(refused_dump_writes_nothing)
+{
+	struct chunk_supply cs;
+	unsigned long lo;
+	struct gen_pool *pool = layout(&cs, &lo);
+	size_t len = 99;
+
+	capture_errors();
+	ck_assert_int_eq(legacy_gen_pool_for_each_block(pool, dump_inside, &len), 1);
+	ck_assert_uint_eq(len, 0);
+	ck_assert_int_eq(last_error()->code, GENALLOC_EREENTRY);
+	ck_assert_str_eq(last_error()->func, "gen_pool_dump");
+	ck_assert_int_eq(errors_seen(), 1);
 	gen_pool_destroy(pool);
 }
 END_TEST
@@ -140,6 +206,8 @@ Suite *legacy_walk_suite(void)
 	tcase_add_test(tc, blocks_and_free_runs_in_address_order);
 	tcase_add_test(tc, visitor_stops_the_walk);
 	tcase_add_test(tc, text_dump);
+	tcase_add_test(tc, largest_free_is_a_block_as_in_the_stats);
+	tcase_add_test(tc, refused_dump_writes_nothing);
 	tcase_add_test(tc, bad_arguments);
 	suite_add_tcase(s, tc);
 	return s;

@@ -52,12 +52,12 @@ START_TEST(text_has_a_line_per_chunk)
 
 	ck_assert_str_eq(text,
 		"modern pool, granule 16, runs of used granules\n"
-		"chunk 0x80000 +520: used 0 (0%) blocks 0 free runs 1 largest 512 "
-		"|                                |\n"
-		"chunk 0x100000 +4096: used 1024 (25%) blocks 1 free runs 1 largest 3072 "
-		"|########                        |\n"
-		"total: 2 chunks, 4616 bytes, used 1024, free 3584 in 2 runs, largest 3072, "
-		"blocks 1\n");
+		"chunk 0x80000 +520: used 0 (0%) blocks 0 free runs 1 largest free block 512 "
+		"run 512 |                                |\n"
+		"chunk 0x100000 +4096: used 1024 (25%) blocks 1 free runs 1 largest free block "
+		"3072 run 3072 |########                        |\n"
+		"total: 2 chunks, 4616 bytes, used 1024, free 3584 in 2 runs, largest free block "
+		"3072 run 3072, blocks 1\n");
 	free(text);
 	gen_pool_free(pool, BASE, 1024);
 	gen_pool_destroy(pool);
@@ -73,14 +73,14 @@ START_TEST(json_with_records_lists_each_block)
 		"{\"schema\":1,\"engine\":\"modern\",\"granule\":16,\"block_kind\":\"blocks\","
 		"\"chunks\":[{\"start\":\"0x80000\",\"size\":520,\"runs\":["
 		"{\"offset\":0,\"size\":512,\"used\":false}],\"used\":0,\"free\":512,"
-		"\"blocks\":0,\"free_runs\":1,\"largest_free\":512},"
+		"\"blocks\":0,\"free_runs\":1,\"largest_free\":512,\"largest_free_run\":512},"
 		"{\"start\":\"0x100000\",\"size\":4096,\"runs\":["
 		"{\"offset\":0,\"size\":512,\"used\":true},"
 		"{\"offset\":512,\"size\":512,\"used\":true},"
 		"{\"offset\":1024,\"size\":3072,\"used\":false}],\"used\":1024,\"free\":3072,"
-		"\"blocks\":2,\"free_runs\":1,\"largest_free\":3072}],"
+		"\"blocks\":2,\"free_runs\":1,\"largest_free\":3072,\"largest_free_run\":3072}],"
 		"\"totals\":{\"chunks\":2,\"size\":4616,\"used\":1024,\"free\":3584,\"blocks\":2,"
-		"\"free_runs\":2,\"largest_free\":3072}}\n");
+		"\"free_runs\":2,\"largest_free\":3072,\"largest_free_run\":3072}}\n");
 	free(text);
 	gen_pool_free(pool, BASE, 512);
 	gen_pool_free(pool, BASE + 512, 512);
@@ -101,12 +101,83 @@ START_TEST(bad_arguments_and_write_errors)
 	assert_report_is(REPORT(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
 				"NULL file"));
 	ck_assert_int_eq(gen_pool_dump(pool, stdout, 7), -EINVAL);
-	assert_report_is(REPORT(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0, 0,
-				"unknown format"));
+	assert_report_is(REPORT_ARG(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_dump", pool, 0,
+				    "unknown format", "format", 7));
 	ck_assert_ptr_nonnull(full);
 	setvbuf(full, NULL, _IONBF, 0);
 	ck_assert_int_eq(gen_pool_dump(pool, full, GENALLOC_DUMP_JSON), -EIO);
 	fclose(full);
+	gen_pool_free(pool, BASE, 1024);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* A chunk smaller than a granule is listed, with no runs, so that the
+ * totals' size is gen_pool_size()'s (common/dump.h says so). */
+START_TEST(chunk_below_a_granule_is_listed)
+{
+	struct gen_pool *pool = gen_pool_create(4, -1);
+	char *text;
+
+	ck_assert_int_eq(gen_pool_add(pool, BASE, 4096, -1), 0);
+	ck_assert_int_eq(gen_pool_add(pool, 2 * BASE, 8, -1), 0);
+	ck_assert_uint_eq(gen_pool_size(pool), 4104);
+	text = dump_text(pool, GENALLOC_DUMP_TEXT);
+	ck_assert_str_eq(text,
+		"modern pool, granule 16, runs of used granules\n"
+		"chunk 0x100000 +4096: used 0 (0%) blocks 0 free runs 1 largest free block 4096 "
+		"run 4096 |                                |\n"
+		"chunk 0x200000 +8: used 0 (0%) blocks 0 free runs 0 largest free block 0 run 0 "
+		"|                                |\n"
+		"total: 2 chunks, 4104 bytes, used 0, free 4096 in 1 runs, largest free block "
+		"4096 run 4096, blocks 0\n");
+	free(text);
+	text = dump_text(pool, GENALLOC_DUMP_JSON);
+	ck_assert_ptr_nonnull(strstr(text, "{\"start\":\"0x200000\",\"size\":8,\"runs\":[],"
+					   "\"used\":0,\"free\":0,"));
+	ck_assert_ptr_nonnull(strstr(text, "\"totals\":{\"chunks\":2,\"size\":4104,"));
+	free(text);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* From inside a walk's callback the dump is refused: nothing written (not
+ * even the header), and the report names the call made. */
+struct refused {
+	int rc;
+	char *buf;
+	size_t len;
+};
+
+static int dump_inside(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long addr,
+		       size_t size, bool used, void *data)
+{
+	struct refused *r = data;
+	FILE *f = open_memstream(&r->buf, &r->len);
+
+	(void)chunk;
+	(void)addr;
+	(void)size;
+	(void)used;
+	ck_assert_ptr_nonnull(f);
+	r->rc = gen_pool_dump(pool, f, r->rc);
+	ck_assert_int_eq(fclose(f), 0);
+	return 1;
+}
+
+START_TEST(refused_dump_writes_nothing)
+{
+	struct gen_pool *pool = layout(false);
+	struct refused r = { .rc = _i ? GENALLOC_DUMP_JSON : GENALLOC_DUMP_TEXT };
+
+	capture_errors();
+	ck_assert_int_eq(gen_pool_for_each_run(pool, GEN_POOL_RUNS_ALL, dump_inside, &r), 1);
+	ck_assert_int_eq(r.rc, -EDEADLK);
+	ck_assert_uint_eq(r.len, 0);
+	ck_assert_int_eq(errors_seen(), 1);
+	ck_assert_int_eq(last_error()->code, GENALLOC_EREENTRY);
+	ck_assert_str_eq(last_error()->func, "gen_pool_dump");
+	free(r.buf);
 	gen_pool_free(pool, BASE, 1024);
 	gen_pool_destroy(pool);
 }
@@ -171,6 +242,8 @@ Suite *modern_dump_suite(void)
 	tcase_add_test(tc, text_has_a_line_per_chunk);
 	tcase_add_test(tc, json_with_records_lists_each_block);
 	tcase_add_test(tc, bad_arguments_and_write_errors);
+	tcase_add_test(tc, chunk_below_a_granule_is_listed);
+	tcase_add_loop_test(tc, refused_dump_writes_nothing, 0, 2);
 	tcase_add_loop_test(tc, dump_while_others_allocate, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;

@@ -384,13 +384,18 @@ START_TEST(destroy_with_live_blocks_is_refused)
 	take(pool, &s);
 	capture_errors();
 	gen_pool_destroy(pool);
-	ck_assert_uint_eq(last_error()->addr, 0x20000);
+	/* The live runs in address order, whichever chunk is newer. */
+	ck_assert_uint_eq(last_error()->addr, 0x10000);
+	ck_assert_uint_eq(last_error()->size, 0x30 + 0x80);
+	ck_assert_uint_eq(last_error()->nr_live, 2);
+	ck_assert_uint_eq(last_error()->live[1], 0x20000);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EBUSY);
 	assert_unchanged(pool, &s);
 	gen_pool_free(pool, 0x20000, 0x20);
 	gen_pool_free(pool, 0x20020, 0x60);
 	gen_pool_destroy(pool);
 	ck_assert_uint_eq(last_error()->addr, 0x10000);	/* the older chunk too */
+	ck_assert_uint_eq(last_error()->nr_live, 1);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EBUSY);
 	gen_pool_free(pool, 0x10000, 0x30);
 	gen_pool_destroy(pool);

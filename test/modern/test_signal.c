@@ -289,7 +289,7 @@ START_TEST(refusal_message_names_cause_and_fix)
 	ck_assert_uint_eq(gen_pool_alloc(pool, 32), 0);
 	stderr_capture_end(&c, text, sizeof(text));
 	modern_lock_release(&pool->lock);
-	ck_assert_ptr_nonnull(strstr(text, "WARN: gen_pool_alloc"));
+	ck_assert_ptr_nonnull(strstr(text, "WARN EREENTRY: gen_pool_alloc"));
 	ck_assert_ptr_nonnull(strstr(text, "signal handler"));
 	ck_assert_ptr_nonnull(strstr(text, "gen_pool_set_lockless"));
 	ck_assert_ptr_nonnull(strstr(text, "<linux/genalloc.h>"));
