@@ -20,6 +20,7 @@
 #include "bitmap_internal.h"
 #include "compiler_internal.h"
 #include "chunkdir_internal.h"
+#include "import_internal.h"
 #include "index_internal.h"
 #include "lock_internal.h"
 #include "meta_internal.h"
@@ -79,6 +80,13 @@ static unsigned long hand_out(struct gen_pool *pool, struct gen_pool_chunk *chun
 	if (owner)
 		*owner = chunk->owner;
 	return chunk->start_addr + (bit << order);
+}
+
+unsigned long modern_pool_hand_out(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+				   unsigned long bit, unsigned long nbits, void **owner,
+				   bool locked)
+{
+	return hand_out(pool, chunk, bit, nbits, owner, locked);
 }
 
 /*
@@ -218,6 +226,9 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 		modern_dir_refresh_aim(pool->dir, slot);
 	}
 	modern_lock_release(&pool->lock);
+	/* No room: a pool that imports gets some (modern/import.c). */
+	if (__builtin_expect(!addr, 0) && pool->import)
+		addr = modern_import_alloc(pool, size, algo, data, owner);
 	return addr;
 }
 
@@ -511,7 +522,7 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 	struct gen_pool_chunk *chunk;
 	unsigned long start, nbits;
 	size_t slot = 0;
-	bool ok = true;
+	bool ok = true, gone = false;
 
 	*found = NULL;
 	if (!modern_lock_acquire(&pool->lock)) {
@@ -536,8 +547,13 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 			modern_index_update(chunk->index, chunk->bits, start, nbits);
 		modern_dir_refresh_chunk(pool->dir, slot, chunk);
 		avail_add_locked(chunk, (long)(nbits << pool->min_alloc_order));
+		/* An imported chunk this free emptied goes back (import.c). */
+		if (__builtin_expect(pool->import != NULL, 0))
+			gone = modern_import_chunk_freed(pool, chunk, slot);
 	}
 	modern_lock_release(&pool->lock);
+	if (__builtin_expect(gone, 0))
+		modern_import_give_back(pool);
 	*found = chunk;
 	if (by_addr)
 		*by_addr = ok ? size : 0;
@@ -584,14 +600,15 @@ free_lockless(struct gen_pool *pool, unsigned long addr, size_t size,
 static MODERN_NOINLINE void free_nothing(struct gen_pool *pool, unsigned long addr,
 					 void **owner, const char *func)
 {
-	struct gen_pool_chunk *chunk = modern_find_chunk(pool, addr);
+	struct gen_pool_chunk *chunk;
 
-	if (!chunk) {
-		genalloc_report(GENALLOC_BUG, foreign.code, func, pool, addr, 0, foreign.msg);
-		return;
-	}
-	if (owner)
+	modern_walk_begin(pool);
+	chunk = modern_find_chunk(pool, addr);
+	if (chunk && owner)
 		*owner = chunk->owner;
+	modern_walk_end(pool);
+	if (!chunk)
+		genalloc_report(GENALLOC_BUG, foreign.code, func, pool, addr, 0, foreign.msg);
 }
 
 /*
