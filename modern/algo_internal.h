@@ -8,6 +8,7 @@
 
 #include "genalloc.h"
 #include "index_internal.h"
+#include "instantfit_internal.h"
 #include "sizeclass_internal.h"
 
 /**
@@ -18,6 +19,7 @@
  * @MODERN_ALGO_ORDER_ALIGN: gen_pool_first_fit_order_align
  * @MODERN_ALGO_ALIGN:       gen_pool_first_fit_align
  * @MODERN_ALGO_FIXED:       gen_pool_fixed_alloc
+ * @MODERN_ALGO_INSTANT_FIT: gen_pool_instant_fit (instantfit.c)
  *
  * The indexed path asks "which algorithm?" at several steps of one
  * allocation; it compares function addresses once and carries the answer.
@@ -29,6 +31,7 @@ enum modern_algo_kind {
 	MODERN_ALGO_ORDER_ALIGN,
 	MODERN_ALGO_ALIGN,
 	MODERN_ALGO_FIXED,
+	MODERN_ALGO_INSTANT_FIT,
 };
 
 /** modern_algo_kind_of() - classify @algo (the default first) */
@@ -44,6 +47,8 @@ static inline enum modern_algo_kind modern_algo_kind_of(genpool_algo_t algo)
 		return MODERN_ALGO_ALIGN;
 	if (algo == gen_pool_fixed_alloc)
 		return MODERN_ALGO_FIXED;
+	if (algo == gen_pool_instant_fit)
+		return MODERN_ALGO_INSTANT_FIT;
 	return MODERN_ALGO_USER;
 }
 
@@ -92,6 +97,11 @@ static inline bool modern_algo_indexed(enum modern_algo_kind kind, void *data,
 	}
 	if (kind == MODERN_ALGO_BEST_FIT) {
 		*bit = modern_best_fit(chunk->index, chunk->bits, nr, run_end);
+		return true;
+	}
+	if (kind == MODERN_ALGO_INSTANT_FIT) {
+		*run_end = MODERN_INDEX_NONE;
+		*bit = modern_instant_fit(chunk->index, chunk->bits, nr, run_end);
 		return true;
 	}
 	return modern_algo_indexed_with_data(kind, data, pool, chunk, nr, bit, run_end);

@@ -148,7 +148,8 @@ claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
 	 * fit's and best fit's answer starts the run; an aligned one may not. */
 	if (run_end == MODERN_INDEX_NONE)
 		modern_index_update(ix, chunk->bits, *bit, nbits);
-	else if (kind == MODERN_ALGO_FIRST_FIT || kind == MODERN_ALGO_BEST_FIT)
+	else if (kind == MODERN_ALGO_FIRST_FIT || kind == MODERN_ALGO_BEST_FIT ||
+		 kind == MODERN_ALGO_INSTANT_FIT)
 		modern_index_claim_run(ix, chunk->bits, *bit, nbits, run_end);
 	else
 		modern_index_claim_within(ix, chunk->bits, *bit, nbits, run_end);
@@ -213,6 +214,11 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits,
 	}
 	aimed = aligned_kind(kind) && aim_dir(pool, kind, data);
 	slot = modern_dir_count(pool->dir);
+	/* Instant fit starts at the newest chunk with a run of the request
+	 * rounded up to a power of two, if one has (instantfit.c). */
+	if (kind == MODERN_ALGO_INSTANT_FIT && slot &&
+	    modern_dir_prev_fit(pool->dir, slot - 1, modern_instant_want(nbits)) != MODERN_DIR_NONE)
+		slot = modern_dir_prev_fit(pool->dir, slot - 1, modern_instant_want(nbits)) + 1;
 	while (slot-- > 0) {
 		if (kind != MODERN_ALGO_USER) {
 			slot = aimed ? modern_dir_prev_fit_aimed(pool->dir, slot, nbits)
