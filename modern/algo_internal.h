@@ -19,7 +19,11 @@
  *            from a request's data (the chunk directory aims a tree at a
  *            grid, and the index's aligned upkeep serves it); NULL otherwise
  *   FLAGS    MODERN_ALGO_STARTS_RUN: SEARCH's answer starts its free run,
- *            so the claim splits the run at its head
+ *            so the claim splits the run at its head;
+ *            MODERN_ALGO_SEEK_POW2: the chunks are tried from the newest one
+ *            with a run of the request rounded up to a power of two;
+ *            MODERN_ALGO_EXACT: SEARCH gives FN's very granule (the kernel's
+ *            placement), not only a run where FN finds one
  *
  *   Which index consumers a row needs follows from its search: best fit's
  *   size classes attach themselves on its first search, the aligned
@@ -41,10 +45,17 @@
 #include "bitmapfit_internal.h"
 #include "genalloc.h"
 #include "index_internal.h"
+#include "instantfit_internal.h"
 #include "sizeclass_internal.h"
 
 /* SEARCH's answer starts the free run that holds it. */
 #define MODERN_ALGO_STARTS_RUN 1U
+/* The chunk directory first seeks the newest chunk with a run of the
+ * request rounded up to a power of two (where SEARCH answers at once). */
+#define MODERN_ALGO_SEEK_POW2 2U
+/* SEARCH answers exactly what FN answers on the bitmap; without it, SEARCH
+ * chooses its own run and only fails where FN fails. */
+#define MODERN_ALGO_EXACT 4U
 
 /* A search through the index: the first granule, or a value >= the
  * chunk's nbits for none; *@run_end the end of the answer's free run when
@@ -93,6 +104,18 @@ static inline unsigned long modern_algo_search_order(struct gen_pool *pool,
 	(void)pool;
 	(void)data;
 	return modern_index_find_order_aligned(chunk->index, chunk->bits, nr, run_end);
+}
+
+/* gen_pool_instant_fit(): a run of the request's next power of two, at once. */
+static inline unsigned long modern_algo_search_instant(struct gen_pool *pool,
+						       struct gen_pool_chunk *chunk,
+						       unsigned long nr, const void *data,
+						       unsigned long *run_end)
+{
+	(void)pool;
+	(void)data;
+	*run_end = MODERN_INDEX_NONE;
+	return modern_instant_fit(chunk->index, chunk->bits, nr, run_end);
 }
 
 /* gen_pool_first_fit_align(): its alignment as a grid on the chunk. */
@@ -171,15 +194,20 @@ static inline bool modern_algo_no_data(const void *data, const struct gen_pool *
  *                  SEARCH                          GRID                    FLAGS */
 #define MODERN_ALGO_TABLE(ROW)                                                             \
 	ROW(FIRST_FIT,   gen_pool_first_fit,             modern_algo_no_data,               \
-	    modern_algo_search_first, NULL,                   MODERN_ALGO_STARTS_RUN)      \
+	    modern_algo_search_first, NULL,                   MODERN_ALGO_STARTS_RUN | \
+							      MODERN_ALGO_EXACT)      \
 	ROW(BEST_FIT,    gen_pool_best_fit,              modern_algo_no_data,               \
-	    modern_algo_search_best,  NULL,                   MODERN_ALGO_STARTS_RUN)      \
+	    modern_algo_search_best,  NULL,                   MODERN_ALGO_STARTS_RUN | \
+							      MODERN_ALGO_EXACT)      \
 	ROW(ORDER_ALIGN, gen_pool_first_fit_order_align, modern_algo_no_data,               \
-	    modern_algo_search_order, modern_algo_grid_order, 0)                           \
+	    modern_algo_search_order, modern_algo_grid_order, MODERN_ALGO_EXACT)                           \
 	ROW(ALIGN,       gen_pool_first_fit_align,       modern_bitmapfit_align_ok,         \
-	    modern_algo_search_align, modern_algo_grid_align, 0)                           \
+	    modern_algo_search_align, modern_algo_grid_align, MODERN_ALGO_EXACT)                           \
 	ROW(FIXED,       gen_pool_fixed_alloc,           modern_bitmapfit_fixed_ok,         \
-	    modern_algo_search_fixed, NULL,                   0)
+	    modern_algo_search_fixed, NULL,                   MODERN_ALGO_EXACT)                           \
+	ROW(INSTANT_FIT, gen_pool_instant_fit,           modern_algo_no_data,               \
+	    modern_algo_search_instant, NULL,                 MODERN_ALGO_STARTS_RUN |     \
+							      MODERN_ALGO_SEEK_POW2)
 
 /** enum modern_algo_id - a row of the table, or MODERN_ALGO_NONE */
 enum modern_algo_id {

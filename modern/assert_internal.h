@@ -60,9 +60,11 @@ bool modern_inv_run_used(const struct gen_pool_chunk *chunk, unsigned long bit,
 			 unsigned long nr);
 
 /* The index's answer @bit (>= nbits: none) is what @algo, the row's
- * function, gives on the bare bitmap. */
+ * function, gives on the bare bitmap; for a row that is not @exact, it
+ * fails only where @algo fails. */
 bool modern_inv_same_answer(struct gen_pool *pool, const struct gen_pool_chunk *chunk,
-			    genpool_algo_t algo, void *data, unsigned long nr, unsigned long bit);
+			    genpool_algo_t algo, void *data, unsigned long nr, unsigned long bit,
+			    bool exact);
 
 /* @chunk's index (and every consumer on it) matches its bitmap. */
 bool modern_inv_index_matches(const struct gen_pool_chunk *chunk);

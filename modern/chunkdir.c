@@ -195,6 +195,29 @@ int modern_dir_add(struct modern_chunk_dir *dir, struct gen_pool_chunk *chunk)
 	return 0;
 }
 
+void modern_dir_remove(struct modern_chunk_dir *dir, size_t slot)
+{
+	size_t i, pos = 0;
+
+	memmove(&dir->chunk[slot], &dir->chunk[slot + 1],
+		(dir->n - slot - 1) * sizeof(*dir->chunk));
+	for (i = 0; i < dir->n; i++) {
+		if (dir->by_addr[i].slot == slot)
+			continue;
+		dir->by_addr[pos] = dir->by_addr[i];
+		if (dir->by_addr[pos].slot > slot)
+			dir->by_addr[pos].slot--;
+		pos++;
+	}
+	dir->n--;
+	for (i = 0; i < dir->cap; i++) {
+		dir->tree.level[0][i] = i < dir->n ? modern_dir_value(dir->chunk[i]) : 0;
+		dir->atree.level[0][i] = i < dir->n ? aim_value(dir, dir->chunk[i]) : 0;
+	}
+	fill_tree(&dir->tree);
+	fill_tree(&dir->atree);
+}
+
 void modern_dir_set_leaf(struct modern_chunk_dir *dir, size_t slot, uint32_t v)
 {
 	set_leaf(&dir->tree, slot, v);

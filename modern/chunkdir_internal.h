@@ -101,6 +101,12 @@ size_t modern_dir_bytes(const struct modern_chunk_dir *dir);
  */
 int modern_dir_add(struct modern_chunk_dir *dir, struct gen_pool_chunk *chunk);
 
+/**
+ * modern_dir_remove() - take the chunk in @slot out; the newer chunks move
+ * down a slot (their order kept), and the trees are rebuilt, O(chunks)
+ */
+void modern_dir_remove(struct modern_chunk_dir *dir, size_t slot);
+
 /** modern_dir_count() - number of chunks */
 static inline size_t modern_dir_count(const struct modern_chunk_dir *dir)
 {

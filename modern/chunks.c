@@ -19,6 +19,7 @@
 #include "bitmap_internal.h"
 #include "compiler_internal.h"
 #include "chunkdir_internal.h"
+#include "import_internal.h"
 #include "index_internal.h"
 #include "lock_internal.h"
 #include "meta_internal.h"
@@ -50,6 +51,12 @@ static size_t chunk_bytes(unsigned long nbits, bool records)
 {
 	return sizeof(struct gen_pool_chunk) +
 	       modern_bits_to_longs(nbits) * sizeof(unsigned long) * (records ? 2 : 1);
+}
+
+void modern_chunk_free(const struct gen_pool *pool, struct gen_pool_chunk *chunk)
+{
+	modern_index_destroy(chunk->index);
+	modern_meta_free(chunk, chunk_bytes(chunk->nbits, pool->records));
 }
 
 size_t modern_chunk_meta_bytes(const struct gen_pool *pool, unsigned long nbits)
@@ -108,6 +115,7 @@ struct gen_pool *modern_gen_pool_create_mode(int min_alloc_order, int nid, bool 
 	pool->name = NULL;
 	pool->lockless = lockless;
 	pool->records = false;
+	pool->import = NULL;
 	return pool;
 }
 
@@ -357,6 +365,9 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 
 	if (!pool)
 		return;
+	/* Imported memory no block holds goes back first (import.c). */
+	if (pool->import)
+		modern_import_destroy_begin(pool);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
 		/* avail tracks the bitmap exactly (gen_pool_check() verifies
 		 * it), so an unused chunk needs no scan of a possibly huge map. */
@@ -371,9 +382,10 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 	}
 	for (chunk = modern_first_chunk(pool); chunk; chunk = next) {
 		next = chunk->next_chunk;
-		modern_index_destroy(chunk->index);
-		modern_meta_free(chunk, chunk_bytes(chunk->nbits, pool->records));
+		modern_chunk_free(pool, chunk);
 	}
+	if (pool->import)
+		modern_import_destroy_end(pool);
 	modern_dir_destroy(pool->dir);
 	free((void *)pool->name);
 	free(pool);
@@ -421,12 +433,16 @@ phys_addr_t modern_gen_pool_virt_to_phys(struct gen_pool *pool, unsigned long ad
 {
 	struct gen_pool_chunk *chunk;
 
+	phys_addr_t phys = NO_PHYS;
+
 	if (!modern_pool_ok(pool, "gen_pool_virt_to_phys"))
 		return NO_PHYS;
+	modern_walk_begin(pool);
 	chunk = modern_find_chunk(pool, addr);
-	if (!chunk || chunk->phys_addr == NO_PHYS)
-		return NO_PHYS;
-	return chunk->phys_addr + (addr - chunk->start_addr);
+	if (chunk && chunk->phys_addr != NO_PHYS)
+		phys = chunk->phys_addr + (addr - chunk->start_addr);
+	modern_walk_end(pool);
+	return phys;
 }
 
 /**
@@ -443,10 +459,15 @@ bool modern_gen_pool_has_addr(struct gen_pool *pool, unsigned long start, size_t
 
 	if (!modern_pool_ok(pool, "gen_pool_has_addr"))
 		return false;
+	bool in;
+
 	if (size && start + (size - 1) < start)
 		return false;
+	modern_walk_begin(pool);
 	chunk = modern_find_chunk(pool, start);
-	return chunk && (size == 0 || size - 1 <= chunk->end_addr - start);
+	in = chunk && (size == 0 || size - 1 <= chunk->end_addr - start);
+	modern_walk_end(pool);
+	return in;
 }
 
 /**
@@ -462,8 +483,10 @@ size_t modern_gen_pool_avail(struct gen_pool *pool)
 
 	if (!modern_pool_ok(pool, "gen_pool_avail"))
 		return 0;
+	modern_walk_begin(pool);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
 		avail += (size_t)atomic_load_explicit(&chunk->avail, memory_order_relaxed);
+	modern_walk_end(pool);
 	return avail;
 }
 
@@ -480,8 +503,10 @@ size_t modern_gen_pool_size(struct gen_pool *pool)
 
 	if (!modern_pool_ok(pool, "gen_pool_size"))
 		return 0;
+	modern_walk_begin(pool);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
 		size += modern_chunk_size(chunk);
+	modern_walk_end(pool);
 	return size;
 }
 
@@ -507,8 +532,10 @@ void modern_gen_pool_for_each_chunk(struct gen_pool *pool,
 			.fix = "pass the function to call for each chunk" });
 		return;
 	}
+	modern_walk_begin(pool);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
 		func(pool, chunk, data);
+	modern_walk_end(pool);
 }
 
 /**
@@ -564,6 +591,11 @@ void modern_gen_pool_set_lockless(struct gen_pool *pool, bool lockless)
 
 	if (!modern_pool_ok(pool, "gen_pool_set_lockless"))
 		return;
+	if (lockless && pool->import) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_set_lockless", pool, 0,
+				0, "a pool that imports stays indexed (an import may sleep)");
+		return;
+	}
 	if (pool->lockless && !lockless) {
 		for (slot = 0; slot < modern_dir_count(pool->dir); slot++) {
 			chunk = modern_dir_chunk(pool->dir, slot);

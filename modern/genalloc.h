@@ -754,9 +754,13 @@ struct modern_chunk_dir;
 /**
  * struct modern_lock - the pool lock (modern/lock_internal.h); not for callers
  * @word: 0 free, 1 held, 2 held with possible sleepers
+ * @lent: the token of the thread running an import or release callback of
+ *        the pool (gen_pool_set_import()), which counts as holding the
+ *        lock without holding it; 0 for none
  */
 struct modern_lock {
 	GENALLOC_ATOMIC(unsigned int) word;
+	GENALLOC_ATOMIC(unsigned int) lent;
 };
 
 /**
@@ -776,7 +780,10 @@ struct modern_lock {
  *                   block starts (gen_pool_use_block_records())
  * @dir:             the chunks by age and by address, for indexed mode
  *                   (modern/chunkdir.c); written under @lock
+ * @import:          NULL, or where the pool gets and returns memory of its
+ *                   own accord (gen_pool_set_import(), modern/import.c)
  */
+struct modern_import;
 struct gen_pool {
 	struct modern_lock lock;
 	GENALLOC_ATOMIC(struct gen_pool_chunk *) chunks;
@@ -787,6 +794,7 @@ struct gen_pool {
 	bool lockless;
 	bool records;
 	struct modern_chunk_dir *dir;
+	struct modern_import *import;
 };
 
 /**
@@ -1093,6 +1101,198 @@ static inline int gen_pool_dump(struct gen_pool *pool, FILE *f, int format)
 static inline bool gen_pool_held_by_caller(struct gen_pool *pool)
 {
 	return modern_gen_pool_held_by_caller(pool);
+}
+
+/* -------------------- constrained placement, instant fit, import and release */
+/*
+ * Not the kernel's.  gen_pool_xalloc() places a block under address
+ * constraints at a defined place, gen_pool_instant_fit() is an algorithm
+ * that answers without searching whenever a generous run is free, and
+ * gen_pool_set_import() lets a pool grow and shrink from a source of its
+ * own (another pool, a device's address space, the system).
+ */
+
+/**
+ * struct gen_pool_constraints - where gen_pool_xalloc() may place a block
+ * @align:   0, or a power of two: the address satisfies addr % @align ==
+ *           @phase, literally (also for an @align below the granule, where
+ *           only the chunk's own start can decide it)
+ * @phase:   below @align; 0 when @align is 0
+ * @nocross: 0, or a power of two: [addr, addr + rounded size) lies within
+ *           one @nocross-aligned window of the address space
+ * @minaddr: addr >= @minaddr
+ * @maxaddr: addr + rounded size <= @maxaddr; 0 for no limit
+ *
+ * Every constraint applies to the absolute address, as
+ * gen_pool_first_fit_align()'s alignment does, and the rounded size is the
+ * request rounded up to whole granules.
+ */
+struct gen_pool_constraints {
+	unsigned long align;
+	unsigned long phase;
+	unsigned long nocross;
+	unsigned long minaddr;
+	unsigned long maxaddr;
+};
+
+/**
+ * typedef genpool_import_t - get memory for a pool that found no room
+ * @pool: the pool that asks
+ * @size: bytes wanted: the request rounded up to the pool's quantum
+ *        (at least one quantum), possibly more for alignment slack
+ * @addr: receives the first address of the span handed over
+ * @len:  receives its length in bytes, at least @size
+ * @data: as given to gen_pool_set_import()
+ *
+ * Runs without the pool's lock, but the pool counts as held by the caller
+ * (gen_pool_held_by_caller() is true there): a call back into @pool is
+ * refused (WARN EREENTRY).  May sleep.
+ *
+ * Return: 0 with the span filled in, anything else for no memory.
+ */
+typedef int (*genpool_import_t)(struct gen_pool *pool, size_t size,
+				unsigned long *addr, size_t *len, void *data);
+
+/**
+ * typedef genpool_release_t - take back a span an import handed over
+ * @pool: the pool giving it back
+ * @addr: the span's first address, as the import gave it
+ * @len:  its length, as the import gave it
+ * @data: as given to gen_pool_set_import()
+ *
+ * Called as for genpool_import_t (no lock; re-entering @pool is refused).
+ */
+typedef void (*genpool_release_t)(struct gen_pool *pool, unsigned long addr,
+				  size_t len, void *data);
+
+GENALLOC_API unsigned long modern_gen_pool_xalloc(struct gen_pool *pool, size_t size,
+						  const struct gen_pool_constraints *c);
+GENALLOC_API unsigned long modern_gen_pool_instant_fit(unsigned long *map,
+	unsigned long size, unsigned long start, unsigned int nr, void *data,
+	struct gen_pool *pool, unsigned long start_addr);
+GENALLOC_API int modern_gen_pool_set_import(struct gen_pool *pool, genpool_import_t import,
+					    genpool_release_t release, size_t quantum,
+					    void *data);
+GENALLOC_API int modern_gen_pool_import_from(struct gen_pool *pool, struct gen_pool *source,
+					     size_t quantum);
+
+/**
+ * gen_pool_xalloc() - allocate under address constraints
+ * @pool: the pool (NULL: WARN EINVAL, 0)
+ * @size: bytes, rounded up to whole granules as gen_pool_alloc() does; 0
+ *        (or a size gen_pool_alloc() refuses quietly): 0, no report
+ * @c:    the constraints, or NULL for none
+ *
+ * Works on every modern pool, indexed or lock-free, whatever its
+ * algorithm: the placement is exact and defined.  The chunks are tried in
+ * gen_pool_alloc()'s order (the newest first), and in the first that has
+ * room the block is at the lowest address that meets every constraint.
+ * The candidates are each chunk's granule boundaries: constraints that no
+ * boundary meets find no room (0, no report), as does a pool without a
+ * free run that meets them.  Free the block with gen_pool_free(pool,
+ * addr, size) like any other.
+ *
+ * Refused, with WARN EINVAL, 0 and the pool unchanged: @c->align or
+ * @c->nocross neither 0 nor a power of two; @c->phase >= @c->align (or not
+ * 0 with @c->align 0); a rounded size larger than @c->nocross; @c->maxaddr
+ * not 0 with @c->minaddr >= @c->maxaddr.  In indexed mode a call where
+ * gen_pool_held_by_caller() is true is refused (WARN EREENTRY, 0).
+ *
+ * Cost: indexed, what an aligned first fit costs (the run index leads to
+ * the runs that can hold the block, from the lowest start the constraints
+ * allow; a chunk is never scanned); lock-free, linear in the bitmap as the
+ * kernel's algorithms are, and async-signal-safe (no lock, no malloc).  A
+ * pool that imports (gen_pool_set_import()) imports when no chunk has room.
+ *
+ * Return: the block's address, or 0.
+ */
+static inline unsigned long gen_pool_xalloc(struct gen_pool *pool, size_t size,
+					    const struct gen_pool_constraints *c)
+{
+	return modern_gen_pool_xalloc(pool, size, c);
+}
+
+/*
+ * gen_pool_instant_fit: an algorithm (genpool_algo_t) for gen_pool_set_algo()
+ * and gen_pool_alloc_algo().  In indexed mode, whenever a chunk of the pool
+ * has a free run of at least the request's granules rounded up to a power
+ * of two, the block starts such a run, found in O(1) (which run is the
+ * algorithm's choice, not the lowest); otherwise it is gen_pool_best_fit's
+ * block, so it fails only where best fit would.  In lock-free mode, and
+ * called on a bare bitmap, it gives gen_pool_best_fit()'s answer.  A macro,
+ * as the kernel's algorithms are, so that it has one address.
+ */
+#define gen_pool_instant_fit modern_gen_pool_instant_fit
+
+/**
+ * gen_pool_set_import() - let the pool get memory when it has no room
+ * @pool:    an indexed pool (NULL, or lock-free: WARN EINVAL, -EINVAL)
+ * @import:  called when an allocation (any algorithm, gen_pool_xalloc()
+ *           too) finds no room; NULL turns importing off (chunks already
+ *           imported stay, and are released as before when they empty)
+ * @release: called with each imported span the pool gives back (NULL
+ *           with a non-NULL @import: WARN EINVAL, -EINVAL)
+ * @quantum: 0 (one granule), or a multiple of the granule (else WARN
+ *           EINVAL, -EINVAL): what an import asks for is the request
+ *           rounded up to it
+ * @data:    passed to both callbacks
+ *
+ * Not the kernel's.  When an allocation finds no room, the pool calls
+ * @import(pool, want, &addr, &len, data), want being the request rounded
+ * up to @quantum (at least one quantum; more when the request's alignment
+ * needs slack).  A return of 0 with len >= want adds [addr, addr + len) as
+ * a chunk marked imported, placed as gen_pool_add() places a chunk (the
+ * newest first), and the request is retried once; an imported chunk the
+ * retry leaves empty is released at once.  A non-zero return means no
+ * memory: the allocation fails as before.  0 with len < want is a WARN
+ * EINVAL (reported as gen_pool_set_import): the span is released and the
+ * allocation fails.  A span the pool cannot add (it overlaps a chunk,
+ * starts at 0, or no memory for its bookkeeping) is released too, after
+ * gen_pool_add()'s report.
+ *
+ * When a free leaves an imported chunk wholly free, the pool removes it
+ * and calls @release(pool, addr, len, data).  gen_pool_destroy() first
+ * releases the imported chunks that are wholly free, then treats live
+ * blocks as it always does.  The callbacks run without the pool's lock (one
+ * at a time per pool), but the pool counts as held by their thread:
+ * gen_pool_held_by_caller() is true, and any call back into @pool is
+ * refused (WARN EREENTRY), never a deadlock.
+ *
+ * A pool that imports stays indexed: gen_pool_set_lockless(pool, true) is
+ * refused (WARN EINVAL), since an import may sleep and the lock-free
+ * contract is async-signal safety.  Must not overlap allocations from
+ * @pool.  A removed chunk's bookkeeping is freed once no lock-free query
+ * (gen_pool_avail(), _size(), _has_addr(), _virt_to_phys(),
+ * _for_each_chunk()) is walking the chunks, else at a later release or
+ * at destroy.
+ *
+ * Return: 0, -EINVAL, -ENOMEM, or -EDEADLK (WARN EREENTRY) where
+ * gen_pool_held_by_caller() is true.
+ */
+static inline int gen_pool_set_import(struct gen_pool *pool, genpool_import_t import,
+				      genpool_release_t release, size_t quantum, void *data)
+{
+	return modern_gen_pool_set_import(pool, import, release, quantum, data);
+}
+
+/**
+ * gen_pool_import_from() - stack a pool on another
+ * @pool:    the pool that imports (as gen_pool_set_import())
+ * @source:  the pool it imports from (NULL, or @pool itself: WARN EINVAL,
+ *           -EINVAL)
+ * @quantum: as for gen_pool_set_import()
+ *
+ * The import allocates want bytes from @source with @source's own
+ * algorithm (gen_pool_alloc()); the release frees them back
+ * (gen_pool_free()).  @source may import in turn.  @source must outlive
+ * @pool's imported chunks.
+ *
+ * Return: as gen_pool_set_import().
+ */
+static inline int gen_pool_import_from(struct gen_pool *pool, struct gen_pool *source,
+				       size_t quantum)
+{
+	return modern_gen_pool_import_from(pool, source, quantum);
 }
 
 #ifdef __cplusplus

@@ -39,7 +39,8 @@ bool modern_inv_run_used(const struct gen_pool_chunk *chunk, unsigned long bit,
 }
 
 bool modern_inv_same_answer(struct gen_pool *pool, const struct gen_pool_chunk *chunk,
-			    genpool_algo_t algo, void *data, unsigned long nr, unsigned long bit)
+			    genpool_algo_t algo, void *data, unsigned long nr, unsigned long bit,
+			    bool exact)
 {
 	unsigned long bare;
 
@@ -50,7 +51,7 @@ bool modern_inv_same_answer(struct gen_pool *pool, const struct gen_pool_chunk *
 		    data, pool, chunk->start_addr);
 	if (bare >= chunk->nbits || nr > chunk->nbits - bare)
 		return bit >= chunk->nbits;
-	return bare == bit;
+	return exact ? bare == bit : bit < chunk->nbits;
 }
 
 bool modern_inv_index_matches(const struct gen_pool_chunk *chunk)

@@ -20,6 +20,7 @@
 #include "bitmap_internal.h"
 #include "compiler_internal.h"
 #include "chunkdir_internal.h"
+#include "import_internal.h"
 #include "index_internal.h"
 #include "lock_internal.h"
 #include "meta_internal.h"
@@ -79,6 +80,13 @@ static unsigned long hand_out(struct gen_pool *pool, struct gen_pool_chunk *chun
 	return chunk->start_addr + (bit << order);
 }
 
+unsigned long modern_pool_hand_out(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+				   unsigned long bit, unsigned long nbits, void **owner,
+				   bool locked)
+{
+	return hand_out(pool, chunk, bit, nbits, owner, locked);
+}
+
 /*
  * Find and claim @nbits granules of @chunk.  A compare-and-swap conflict means
  * another thread took part of the answer: give back what this call set and
@@ -136,7 +144,8 @@ claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long
 		return true;
 	}
 	*bit = search(pool, chunk, nbits, data, &run_end);
-	MODERN_ASSERT(pool, modern_inv_same_answer(pool, chunk, algo, data, nbits, *bit),
+	MODERN_ASSERT(pool, modern_inv_same_answer(pool, chunk, algo, data, nbits, *bit,
+						     flags & MODERN_ALGO_EXACT),
 		      chunk->start_addr, nbits << pool->min_alloc_order);
 	if (*bit >= chunk->nbits)
 		return false;
@@ -172,6 +181,15 @@ alloc_in_slot(struct gen_pool *pool, size_t slot, size_t size, unsigned long nbi
 	return true;
 }
 
+/* The slot after the newest chunk below @slot with a run of @nbits rounded
+ * up to a power of two, or @slot when none has one. */
+static size_t seek_pow2(struct gen_pool *pool, size_t slot, unsigned long nbits)
+{
+	size_t s = modern_dir_prev_fit(pool->dir, slot - 1, modern_instant_want(nbits));
+
+	return s == MODERN_DIR_NONE ? slot : s + 1;
+}
+
 /*
  * Chunks in the kernel's order (newest first, i.e. descending slot).  For a
  * row of the table the directory jumps straight to the next chunk whose
@@ -197,6 +215,10 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_a
 	}
 	aimed = grid && modern_dir_aim_at(pool->dir, grid(data), pool->min_alloc_order);
 	slot = modern_dir_count(pool->dir);
+	/* Start at the newest chunk with a run of the request rounded up to
+	 * a power of two, if one has it. */
+	if ((flags & MODERN_ALGO_SEEK_POW2) && slot)
+		slot = seek_pow2(pool, slot, nbits);
 	while (slot-- > 0) {
 		if (search) {
 			slot = aimed ? modern_dir_prev_fit_aimed(pool->dir, slot, nbits)
@@ -211,6 +233,9 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_a
 		modern_dir_refresh_aim(pool->dir, slot);
 	}
 	modern_lock_release(&pool->lock);
+	/* No room: a pool that imports gets some (modern/import.c). */
+	if (__builtin_expect(!addr, 0) && pool->import)
+		addr = modern_import_alloc(pool, size, algo, data, owner);
 	return addr;
 }
 
@@ -474,7 +499,7 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 	struct gen_pool_chunk *chunk;
 	unsigned long start, nbits;
 	size_t slot = 0;
-	bool ok = true;
+	bool ok = true, gone = false;
 
 	*found = NULL;
 	if (!modern_lock_acquire(&pool->lock)) {
@@ -503,8 +528,13 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 		MODERN_ASSERT(pool, modern_inv_index_matches(chunk), chunk->start_addr, 0);
 		modern_dir_refresh_chunk(pool->dir, slot, chunk);
 		avail_add_locked(chunk, (long)(nbits << pool->min_alloc_order));
+		/* An imported chunk this free emptied goes back (import.c). */
+		if (__builtin_expect(pool->import != NULL, 0))
+			gone = modern_import_chunk_freed(pool, chunk, slot);
 	}
 	modern_lock_release(&pool->lock);
+	if (__builtin_expect(gone, 0))
+		modern_import_give_back(pool);
 	*found = chunk;
 	if (by_addr)
 		*by_addr = ok ? size : 0;
@@ -551,14 +581,15 @@ free_lockless(struct gen_pool *pool, unsigned long addr, size_t size,
 static MODERN_NOINLINE void free_nothing(struct gen_pool *pool, unsigned long addr,
 					 void **owner, const char *func)
 {
-	struct gen_pool_chunk *chunk = modern_find_chunk(pool, addr);
+	struct gen_pool_chunk *chunk;
 
-	if (!chunk) {
-		genalloc_report(GENALLOC_BUG, foreign.code, func, pool, addr, 0, foreign.msg);
-		return;
-	}
-	if (owner)
+	modern_walk_begin(pool);
+	chunk = modern_find_chunk(pool, addr);
+	if (chunk && owner)
 		*owner = chunk->owner;
+	modern_walk_end(pool);
+	if (!chunk)
+		genalloc_report(GENALLOC_BUG, foreign.code, func, pool, addr, 0, foreign.msg);
 }
 
 /*

@@ -88,4 +88,17 @@ size_t modern_chunk_meta_bytes(const struct gen_pool *pool, unsigned long nbits)
 unsigned long modern_pool_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
 				void *data, void **owner);
 
+/**
+ * modern_pool_hand_out() - account for @nbits granules claimed at @bit of
+ * @chunk (avail, block record, owner); @locked: under the pool's lock
+ *
+ * Return: the block's address.
+ */
+unsigned long modern_pool_hand_out(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+				   unsigned long bit, unsigned long nbits, void **owner,
+				   bool locked);
+
+/** modern_chunk_free() - free a chunk's bookkeeping (no longer in the pool) */
+void modern_chunk_free(const struct gen_pool *pool, struct gen_pool_chunk *chunk);
+
 #endif /* GENALLOC_MODERN_POOL_INTERNAL_H */

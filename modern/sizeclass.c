@@ -719,6 +719,42 @@ unsigned long modern_sc_best_fit(struct modern_sizeclass *sc, const struct moder
 	return MODERN_INDEX_NONE;
 }
 
+/*
+ * Instant fit's question (instantfit.c): a run of at least @len from the
+ * first class whose runs are all that long and whose head holds one, in
+ * O(classes) bit steps and no scan.  A class that holds runs only past its
+ * horizon is passed over: refilling it would be a search.
+ */
+bool modern_sc_any_at_least(struct modern_sizeclass *sc, unsigned long len,
+			    unsigned long *start, unsigned long *run_end)
+{
+	unsigned int c = size_class(len);
+
+	/* Only classes whose shortest run is at least @len. */
+	if (class_min(c) < len)
+		c++;
+	for (c = next_class(sc, c); c < NCLASS; c = next_class(sc, c + 1)) {
+		if (sc->nhead[c]) {
+			*start = run_answer(head(sc, c)[0], run_end);
+			return true;
+		}
+	}
+	return false;
+}
+
+struct modern_sizeclass *modern_sc_get(struct modern_index *ix, const unsigned long *map)
+{
+	const struct modern_index_consumer *c = modern_index_consumer(ix, MODERN_INDEX_CLASSES);
+	struct modern_sizeclass *sc;
+
+	if (c)
+		return sc_of(c);
+	sc = modern_sc_create(map, ix->nbits);
+	if (sc)
+		modern_index_attach(ix, MODERN_INDEX_CLASSES, &sc->consumer);
+	return sc;
+}
+
 /* ------------------------------------------------------------ checking */
 
 /* Is @r a maximal free run of @map? */

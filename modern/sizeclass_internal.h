@@ -79,4 +79,21 @@ void modern_sc_visit_runs(const struct modern_index *ix, const unsigned long *ma
  */
 bool modern_sc_verify(struct modern_sizeclass *sc, const unsigned long *map);
 
+/**
+ * modern_sc_get() - the index's size classes, built and attached on first
+ * use as best fit does; NULL without memory
+ */
+struct modern_sizeclass *modern_sc_get(struct modern_index *ix, const unsigned long *map);
+
+/**
+ * modern_sc_any_at_least() - some maximal free run of at least @len bits
+ * that a class's head holds (instant fit's answer), without a search
+ * @start:   receives its first bit
+ * @run_end: receives its end
+ *
+ * Return: false when no head holds such a run.
+ */
+bool modern_sc_any_at_least(struct modern_sizeclass *sc, unsigned long len,
+			    unsigned long *start, unsigned long *run_end);
+
 #endif /* GENALLOC_MODERN_SIZECLASS_INTERNAL_H */

@@ -137,5 +137,7 @@ int modern_gen_pool_for_each_run(struct gen_pool *pool, unsigned int which,
  */
 bool modern_gen_pool_held_by_caller(struct gen_pool *pool)
 {
-	return pool && genalloc_lock_mine(&pool->lock.word);
+	return pool && (genalloc_lock_mine(&pool->lock.word) ||
+			atomic_load_explicit(&pool->lock.lent, memory_order_relaxed) ==
+				genalloc_lock_self());
 }

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * modern/import.c - a pool that gets memory when it has no room and gives
+ * it back when it empties (gen_pool_set_import(), gen_pool_import_from()).
+ *
+ * IMPORT
+ *   An allocation that found no room (pool.c, xalloc.c) calls
+ *   modern_import_alloc(): the import callback is asked for the request
+ *   rounded up to the quantum, the span it hands over is added as a chunk
+ *   (gen_pool_add(), so the newest, searched first) and recorded as
+ *   imported, and the request is searched once more.  A chunk that
+ *   search leaves wholly free goes straight back.
+ *
+ * RELEASE
+ *   A free that leaves an imported chunk wholly free (pool.c, under the
+ *   pool's lock) unlinks it from the chunk list and the directory and
+ *   queues its span; once the lock is dropped the release callback gets
+ *   it.  The chunk's bookkeeping is retired rather than freed: lock-free
+ *   queries walk the chunk list without the lock, and the free that
+ *   emptied the chunk still reads its owner.  Retired chunks are freed at
+ *   the next release when no walk is counted, or at destroy.
+ *
+ * THE CALLBACKS' LOCK
+ *   Callbacks may sleep, so they run without the pool's lock, one at a
+ *   time per pool under a lock of their own (@cb_lock).  Meanwhile
+ *   pool->lock.lent holds their thread's token: the pool's lock refuses
+ *   that thread (modern/lock_internal.h) and gen_pool_held_by_caller() is
+ *   true for it, so a callback that calls back into the pool is refused,
+ *   never deadlocked.  The retry after an import marks its thread in
+ *   @retrying, so that its own failure does not import again.
+ *
+ * COST
+ *   Nothing on a pool without imports but the tests of pool->import on the
+ *   failure and chunk-empty paths.  With imports: a sorted array of the
+ *   imported chunks (a binary search when a free empties a chunk), the
+ *   removal O(chunks) (the directory's trees are rebuilt).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitmap_internal.h"
+#include "chunkdir_internal.h"
+#include "import_internal.h"
+#include "lock_internal.h"
+#include "pool_internal.h"
+#include "xalloc_internal.h"
+
+/* A span waiting for the release callback. */
+struct span {
+	unsigned long addr;
+	size_t len;
+};
+
+/**
+ * struct modern_import - see the file comment
+ * @import:   the callback, or NULL once importing is turned off
+ * @release:  the callback
+ * @quantum:  what an import asks for is a multiple of it (bytes)
+ * @data:     the callbacks' data
+ * @cb_lock:  held while a callback runs (a genalloc lock word)
+ * @retrying: the token of the thread retrying after its import, or 0
+ * @walkers:  lock-free walks of the chunk list in progress
+ * @chunk:    the imported chunks in the pool, sorted by address (@n, @cap)
+ * @pending:  spans taken out, for the release callback (@npending, @pcap)
+ * @retired:  removed chunks whose memory waits for the walks (@nretired,
+ *            @rcap)
+ */
+struct modern_import {
+	genpool_import_t import;
+	genpool_release_t release;
+	size_t quantum;
+	void *data;
+	_Atomic unsigned int cb_lock;
+	_Atomic unsigned int retrying;
+	_Atomic long walkers;
+	struct gen_pool_chunk **chunk;
+	size_t n, cap;
+	struct span *pending;
+	size_t npending, pcap;
+	struct gen_pool_chunk **retired;
+	size_t nretired, rcap;
+};
+
+/* Make room for one more entry of @size bytes in *@arr of *@cap. */
+static bool reserve(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? 2 * *cap : 8;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	p = realloc(*arr, c * size);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = c;
+	return true;
+}
+
+/* Where @chunk's start sorts among the imported chunks. */
+static size_t rank(const struct modern_import *imp, unsigned long start)
+{
+	size_t lo = 0, hi = imp->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (imp->chunk[mid]->start_addr < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool is_imported(const struct modern_import *imp, const struct gen_pool_chunk *chunk)
+{
+	size_t i = rank(imp, chunk->start_addr);
+
+	return i < imp->n && imp->chunk[i] == chunk;
+}
+
+/* ------------------------------------------------------------ callbacks */
+
+/* The callbacks' lock: one callback at a time per pool. */
+static bool callbacks_begin(struct gen_pool *pool)
+{
+	return genalloc_lock_take(&pool->import->cb_lock);
+}
+
+static void callbacks_end(struct gen_pool *pool)
+{
+	genalloc_lock_drop(&pool->import->cb_lock);
+}
+
+/* While a callback runs, the pool counts as held by its thread. */
+static void lend(struct gen_pool *pool, bool on)
+{
+	atomic_store_explicit(&pool->lock.lent, on ? genalloc_lock_self() : 0,
+			      memory_order_relaxed);
+}
+
+/* The release callback, the callbacks' lock held. */
+static void call_release(struct gen_pool *pool, struct span s)
+{
+	lend(pool, true);
+	pool->import->release(pool, s.addr, s.len, pool->import->data);
+	lend(pool, false);
+}
+
+/* ------------------------------------------------------------ removal */
+
+/* Free the retired chunks' memory if no lock-free walk can hold them. */
+static void free_retired(struct gen_pool *pool)
+{
+	struct modern_import *imp = pool->import;
+
+	if (atomic_load(&imp->walkers))
+		return;
+	while (imp->nretired)
+		modern_chunk_free(pool, imp->retired[--imp->nretired]);
+}
+
+/* Take @chunk (slot @slot, imported) out of the pool, under its lock.
+ * False, with nothing changed, when there is no memory to queue it. */
+static bool remove_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk, size_t slot)
+{
+	struct modern_import *imp = pool->import;
+	struct gen_pool_chunk *c, *next = chunk->next_chunk;
+	size_t i = rank(imp, chunk->start_addr);
+
+	if (!reserve((void **)&imp->pending, &imp->pcap, imp->npending, sizeof(struct span)) ||
+	    !reserve((void **)&imp->retired, &imp->rcap, imp->nretired, sizeof(chunk)))
+		return false;
+	c = atomic_load_explicit(&pool->chunks, memory_order_relaxed);
+	if (c == chunk) {
+		atomic_store_explicit(&pool->chunks, next, memory_order_release);
+	} else {
+		while (c->next_chunk != chunk)
+			c = c->next_chunk;
+		/* A lock-free walk past @c sees the old link or the new one,
+		 * both to live memory. */
+		__atomic_store_n(&c->next_chunk, next, __ATOMIC_RELEASE);
+	}
+	modern_dir_remove(pool->dir, slot);
+	memmove(&imp->chunk[i], &imp->chunk[i + 1], (imp->n - i - 1) * sizeof(*imp->chunk));
+	imp->n--;
+	imp->pending[imp->npending++] = (struct span){ chunk->start_addr,
+						       modern_chunk_size(chunk) };
+	/* A walk that began before the unlink is counted by now. */
+	atomic_thread_fence(memory_order_seq_cst);
+	imp->retired[imp->nretired++] = chunk;
+	return true;
+}
+
+/* Is @chunk wholly free?  avail tracks the bitmap exactly. */
+static bool wholly_free(const struct gen_pool_chunk *chunk)
+{
+	return (unsigned long)atomic_load_explicit(&chunk->avail, memory_order_relaxed) ==
+	       modern_chunk_size(chunk);
+}
+
+bool modern_import_chunk_freed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
+			       size_t slot)
+{
+	return wholly_free(chunk) && is_imported(pool->import, chunk) &&
+	       remove_chunk(pool, chunk, slot);
+}
+
+/* Release the queued spans, the callbacks' lock held and the pool's not. */
+static void drain(struct gen_pool *pool)
+{
+	struct modern_import *imp = pool->import;
+	struct span s;
+
+	while (modern_lock_acquire(&pool->lock)) {
+		if (!imp->npending) {
+			free_retired(pool);
+			modern_lock_release(&pool->lock);
+			return;
+		}
+		s = imp->pending[--imp->npending];
+		modern_lock_release(&pool->lock);
+		call_release(pool, s);
+	}
+}
+
+void modern_import_give_back(struct gen_pool *pool)
+{
+	/* Refused only on a callback's own thread, whose calls into the
+	 * pool were refused before they could empty a chunk. */
+	if (!callbacks_begin(pool))
+		return;
+	drain(pool);
+	callbacks_end(pool);
+}
+
+/* Take an imported chunk that is wholly free out, under the pool's lock. */
+static bool take_if_free(struct gen_pool *pool, unsigned long addr)
+{
+	struct gen_pool_chunk *chunk;
+	size_t slot = 0;
+
+	chunk = modern_dir_lookup(pool->dir, addr, &slot);
+	return chunk && chunk->start_addr == addr && modern_import_chunk_freed(pool, chunk, slot);
+}
+
+/* ------------------------------------------------------------ import */
+
+/* What the retry after an import searches for. */
+struct retry {
+	size_t size;
+	genpool_algo_t algo;
+	void *data;
+	void **owner;
+	const struct gen_pool_constraints *c;
+	bool xalloc;
+};
+
+static unsigned long retry(struct gen_pool *pool, const struct retry *r)
+{
+	if (r->xalloc)
+		return modern_xalloc_search(pool, r->size, r->c);
+	return modern_pool_alloc(pool, r->size, r->algo, r->data, r->owner);
+}
+
+/* @a + @b, or 0 past the largest size. */
+static size_t add_sat(size_t a, size_t b)
+{
+	return a + b < a ? 0 : a + b;
+}
+
+/* @want rounded up to the quantum (0 when that overflows). */
+static size_t round_quantum(const struct modern_import *imp, size_t want)
+{
+	size_t q = imp->quantum, r;
+
+	if (!want)
+		return 0;
+	r = want % q;
+	return r ? add_sat(want, q - r) : want;
+}
+
+/* Record the new chunk at @addr, under the pool's lock. */
+static bool note_imported(struct gen_pool *pool, unsigned long addr)
+{
+	struct modern_import *imp = pool->import;
+	struct gen_pool_chunk *chunk;
+	size_t slot = 0, i;
+
+	chunk = modern_dir_lookup(pool->dir, addr, &slot);
+	if (!chunk || !reserve((void **)&imp->chunk, &imp->cap, imp->n, sizeof(chunk)))
+		return false;
+	i = rank(imp, addr);
+	memmove(&imp->chunk[i + 1], &imp->chunk[i], (imp->n - i) * sizeof(*imp->chunk));
+	imp->chunk[i] = chunk;
+	imp->n++;
+	return true;
+}
+
+/* Import @want bytes, add them, retry @r once; the callbacks' lock held. */
+static unsigned long import_and_retry(struct gen_pool *pool, size_t want, const struct retry *r)
+{
+	struct modern_import *imp = pool->import;
+	unsigned long addr = 0, got;
+	size_t len = 0;
+	bool noted, gone = false;
+	int rc;
+
+	lend(pool, true);
+	rc = imp->import(pool, want, &addr, &len, imp->data);
+	lend(pool, false);
+	if (rc)
+		return 0;
+	if (len < want) {
+		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_set_import", pool, addr,
+				len, "the import returned a span shorter than asked");
+		call_release(pool, (struct span){ addr, len });
+		return 0;
+	}
+	if (modern_gen_pool_add(pool, addr, len, -1)) {
+		call_release(pool, (struct span){ addr, len });
+		return 0;
+	}
+	if (!modern_lock_acquire(&pool->lock))
+		return 0;	/* cannot happen: lent is clear */
+	noted = note_imported(pool, addr);
+	modern_lock_release(&pool->lock);
+	atomic_store_explicit(&imp->retrying, genalloc_lock_self(), memory_order_relaxed);
+	got = retry(pool, r);
+	atomic_store_explicit(&imp->retrying, 0, memory_order_relaxed);
+	/* Left empty by the retry: back at once. */
+	if (noted && modern_lock_acquire(&pool->lock)) {
+		gone = take_if_free(pool, addr);
+		modern_lock_release(&pool->lock);
+	}
+	if (gone)
+		drain(pool);
+	return got;
+}
+
+/* An import for @r, asking for @slack bytes more than its size. */
+static unsigned long import_for(struct gen_pool *pool, const struct retry *r, size_t slack)
+{
+	struct modern_import *imp = pool->import;
+	unsigned int self = genalloc_lock_self();
+	unsigned long addr;
+	size_t want;
+
+	if (!imp->import || atomic_load_explicit(&imp->retrying, memory_order_relaxed) == self)
+		return 0;
+	want = round_quantum(imp, add_sat(r->size, slack));
+	if (!want || want > (size_t)LONG_MAX)
+		return 0;
+	if (!callbacks_begin(pool))
+		return 0;
+	addr = imp->import ? import_and_retry(pool, want, r) : 0;
+	callbacks_end(pool);
+	return addr;
+}
+
+unsigned long modern_import_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
+				  void *data, void **owner)
+{
+	struct retry r = { size, algo, data, owner, NULL, false };
+	unsigned long g = modern_pool_granule(pool), slack = 0, align;
+
+	/* An absolute alignment may need up to one step more than the size;
+	 * a fixed offset needs the span to reach past it. */
+	if (algo == gen_pool_first_fit_align) {
+		align = (unsigned long)((const struct genpool_data_align *)data)->align;
+		slack = align > g ? align - g : 0;
+	} else if (algo == gen_pool_fixed_alloc) {
+		slack = ((const struct genpool_data_fixed *)data)->offset;
+	}
+	return import_for(pool, &r, slack);
+}
+
+unsigned long modern_import_xalloc(struct gen_pool *pool, size_t size,
+				   const struct gen_pool_constraints *c)
+{
+	struct retry r = { size, NULL, NULL, NULL, c, true };
+	unsigned long g = modern_pool_granule(pool);
+	size_t slack = 0;
+
+	/* Room to reach the phase, and to start a window; minaddr and maxaddr
+	 * depend on where the span lies, which only the import knows. */
+	if (c && c->align > g)
+		slack = add_sat(slack, c->align - g);
+	if (c && c->nocross)
+		slack = add_sat(slack, c->nocross - g);
+	if (!size || (c && slack == 0 && (c->align > g || c->nocross > g)))
+		return 0;
+	return import_for(pool, &r, slack);
+}
+
+/* ------------------------------------------------------------ walks */
+
+void modern_import_walk(struct gen_pool *pool, int delta)
+{
+	atomic_fetch_add(&pool->import->walkers, delta);
+}
+
+/* ------------------------------------------------------------ setting */
+
+/* Refuse with WARN EINVAL. */
+static int refuse(struct gen_pool *pool, const char *func, const char *msg)
+{
+	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, pool, 0, 0, msg);
+	return -EINVAL;
+}
+
+static int set_import(struct gen_pool *pool, genpool_import_t import, genpool_release_t release,
+		      size_t quantum, void *data, const char *func)
+{
+	unsigned long g;
+
+	if (!modern_pool_ok(pool, func))
+		return -EINVAL;
+	g = modern_pool_granule(pool);
+	if (pool->lockless)
+		return refuse(pool, func, "a lock-free pool cannot import (an import may sleep)");
+	if (import && !release)
+		return refuse(pool, func, "an import needs a release");
+	if (quantum % g)
+		return refuse(pool, func, "quantum is not a multiple of the granule");
+	if (!modern_lock_acquire(&pool->lock)) {
+		modern_refuse_reentry(pool, func, 0, 0);
+		return -EDEADLK;
+	}
+	if (!pool->import)
+		pool->import = calloc(1, sizeof(*pool->import));
+	if (!pool->import) {
+		modern_lock_release(&pool->lock);
+		return -ENOMEM;
+	}
+	pool->import->import = import;
+	if (import) {
+		pool->import->release = release;
+		pool->import->data = data;
+		pool->import->quantum = quantum ? quantum : g;
+	}
+	modern_lock_release(&pool->lock);
+	return 0;
+}
+
+/**
+ * gen_pool_set_import() - let the pool get memory when it has no room
+ * @pool:    the pool
+ * @import:  the import callback, or NULL
+ * @release: the release callback
+ * @quantum: 0 or a multiple of the granule
+ * @data:    the callbacks' data
+ *
+ * Return: 0, -EINVAL, -ENOMEM or -EDEADLK (see genalloc.h).
+ */
+int modern_gen_pool_set_import(struct gen_pool *pool, genpool_import_t import,
+			       genpool_release_t release, size_t quantum, void *data)
+{
+	return set_import(pool, import, release, quantum, data, "gen_pool_set_import");
+}
+
+static int import_from_source(struct gen_pool *pool, size_t size, unsigned long *addr,
+			      size_t *len, void *data)
+{
+	(void)pool;
+	*addr = modern_gen_pool_alloc(data, size);
+	*len = size;
+	return *addr ? 0 : -ENOMEM;
+}
+
+static void release_to_source(struct gen_pool *pool, unsigned long addr, size_t len, void *data)
+{
+	(void)pool;
+	modern_gen_pool_free(data, addr, len);
+}
+
+/**
+ * gen_pool_import_from() - stack a pool on another
+ * @pool:    the pool that imports
+ * @source:  the pool it imports from
+ * @quantum: 0 or a multiple of @pool's granule
+ *
+ * Return: as gen_pool_set_import().
+ */
+int modern_gen_pool_import_from(struct gen_pool *pool, struct gen_pool *source, size_t quantum)
+{
+	if (!modern_pool_ok(pool, "gen_pool_import_from"))
+		return -EINVAL;
+	if (!source || source == pool)
+		return refuse(pool, "gen_pool_import_from",
+			      source ? "a pool cannot import from itself" : "NULL source");
+	return set_import(pool, import_from_source, release_to_source, quantum, source,
+			  "gen_pool_import_from");
+}
+
+/* ------------------------------------------------------------ destroy */
+
+void modern_import_destroy_begin(struct gen_pool *pool)
+{
+	struct modern_import *imp = pool->import;
+	bool any = false;
+	size_t i;
+
+	if (!modern_lock_acquire(&pool->lock))
+		return;
+	for (i = imp->n; i-- > 0;)
+		any |= take_if_free(pool, imp->chunk[i]->start_addr);
+	modern_lock_release(&pool->lock);
+	if (any)
+		modern_import_give_back(pool);
+}
+
+void modern_import_destroy_end(struct gen_pool *pool)
+{
+	struct modern_import *imp = pool->import;
+
+	while (imp->nretired)
+		modern_chunk_free(pool, imp->retired[--imp->nretired]);
+	free(imp->chunk);
+	free(imp->pending);
+	free(imp->retired);
+	free(imp);
+	pool->import = NULL;
+}
