@@ -391,6 +391,12 @@ void modern_of_node_add_child(struct device_node *parent, struct device_node *np
 			      "NULL node");
 		return;
 	}
+	/* Linked twice, a node would become its own sibling and the children
+	 * after it would be lost. */
+	if (np->parent || np == parent) {
+		report_einval("of_node_add_child", np, "node is already in a tree");
+		return;
+	}
 	np->parent = parent;
 	np->sibling = NULL;
 	for (link = &parent->child; *link; link = &(*link)->sibling)

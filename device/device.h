@@ -739,7 +739,8 @@ GENALLOC_API int modern_of_address_to_resource(struct device_node *np, int index
  * Model only, for building a tree: sets @np->parent and appends @np to
  * @parent's children, so that they iterate in the order added, as the
  * nodes of a .dts.  Call it while building, before sharing.  A NULL
- * argument is reported (WARN EINVAL) and ignored.
+ * argument, a node that already has a parent, or a node added under
+ * itself is reported (WARN EINVAL) and changes nothing.
  */
 static inline void of_node_add_child(struct device_node *parent, struct device_node *np)
 {

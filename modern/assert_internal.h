@@ -19,12 +19,12 @@
 
 #include "genalloc.h"
 
-#ifdef GENALLOC_ASSERTS
-#define MODERN_ASSERTS_ON 1
-
 /* Report @msg (a literal: the hook may keep it) from @func for @pool. */
 void modern_assert_failed(struct gen_pool *pool, const char *func, const char *msg,
 			  unsigned long addr, size_t size);
+
+#ifdef GENALLOC_ASSERTS
+#define MODERN_ASSERTS_ON 1
 
 #define MODERN_ASSERT_STR_(x) #x
 #define MODERN_ASSERT_STR(x) MODERN_ASSERT_STR_(x)

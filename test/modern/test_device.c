@@ -866,6 +866,8 @@ static void lookup_teardown(void)
 
 START_TEST(tree_is_built_in_order)
 {
+	int wide_children;
+
 	ck_assert_ptr_eq(lk.root.child, &lk.soc);
 	ck_assert_ptr_eq(lk.soc.sibling, &lk.wide);
 	ck_assert_ptr_eq(lk.wide.sibling, &lk.nobus);
@@ -879,8 +881,19 @@ START_TEST(tree_is_built_in_order)
 	ck_assert_int_eq(last_error()->code, GENALLOC_EINVAL);
 	of_node_add_child(&lk.sram, NULL);
 	ck_assert_int_eq(errors_seen(), 2);
+	/* A node already in a tree, or a node under itself: refused, the
+	 * tree unchanged. */
+	of_node_add_child(&lk.sram, &lk.part0);
+	ck_assert_int_eq(errors_seen(), 3);
+	ck_assert_int_eq(last_error()->code, GENALLOC_EINVAL);
+	wide_children = of_get_child_count(&lk.wide);
+	of_node_add_child(&lk.wide, &lk.part1000);
+	of_node_add_child(&lk.zero, &lk.zero);
+	ck_assert_int_eq(errors_seen(), 5);
 	ck_assert_ptr_eq(lk.part0.parent, &lk.sram);
+	ck_assert_ptr_eq(lk.part1000.parent, &lk.sram);
 	ck_assert_int_eq(of_get_child_count(&lk.sram), 3);
+	ck_assert_int_eq(of_get_child_count(&lk.wide), wide_children);
 }
 END_TEST
 
