@@ -88,10 +88,6 @@ static void hints_load(struct modern_index *ix)
 
 bool modern_index_hints_fit(unsigned long nbits)
 {
-#ifdef MODERN_ABLATE_POINTS
-	/* Measurement only (bench/FINDINGS.md): the hints on every chunk. */
-	return nbits <= MODERN_INDEX_MAX_BITS;
-#endif
 	return nbits >= MODERN_INDEX_HINT_MIN_BITS && nbits <= MODERN_INDEX_MAX_BITS;
 }
 
@@ -540,11 +536,6 @@ static unsigned long find_on_points(struct modern_index *ix, const unsigned long
  */
 static bool points_serve(unsigned long mask, unsigned long off, unsigned long fmask)
 {
-#ifdef MODERN_ABLATE_POINTS
-	/* Measurement only (bench/FINDINGS.md): the hints' or the run
-	 * index's search for every chunk. */
-	return false;
-#endif
 	return fmask != MODERN_INDEX_ORDER_GRID && mask + 1 >= BLOCK_BITS &&
 	       !(off & (BLOCK_BITS - 1));
 }
