@@ -6,7 +6,7 @@
  * single-threaded pool takes it twice per alloc+free pair: its uncontended
  * path is what matters.  Here that path is one compare-and-swap to take it
  * and one exchange to drop it, inlined, where a glibc mutex goes through
- * calls and type checks (bench/FINDINGS.md has the measured difference).  A contended lock
+ * calls and type checks.  A contended lock
  * spins briefly (a holder usually leaves within a cache miss or two), then
  * sleeps on a futex; the word says whether anyone sleeps, so the
  * uncontended release never makes a system call.

@@ -27,9 +27,8 @@
  * already hold: the control byte of the block and the block itself, where
  * the link goes.  When the freed block is cold (a random victim in a large
  * pool) that write is most of what a free costs, and it is the price of
- * keeping the lists in the managed memory as 2005 did.  Prefetching the
- * block, its buddy or the control byte from inside the call was measured
- * and gained nothing: the two misses already overlap.
+ * keeping the lists in the managed memory as 2005 did.  The block's and
+ * the control byte's misses overlap, so nothing here prefetches them.
  *
  * The map is also the checked mode: before a free writes anything, the
  * control bytes tell a live block of the right size from a double free, a

@@ -31,9 +31,8 @@
  * (its memo may have changed), so it is exact, and never above the first
  * tree's value: it skips a subset of what the first tree keeps.
  *
- * A pool of one chunk, the usual kind, is served the same way: a path
- * that skipped the directory for it gained nothing measurable by the
- * clock (bench/FINDINGS.md).
+ * A pool of one chunk, the usual kind, is served the same way: the
+ * directory's one-slot path is as short as a path that skipped it.
  *
  * Both trees are 8-ary max trees of 32-bit values on the arithmetic of
  * maxtree_internal.h, the index's and the hints' own: a request climbs from its

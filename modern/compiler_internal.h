@@ -4,9 +4,8 @@
  * installed).
  *
  * Each use overrules GCC's own choice on the indexed alloc/free path, where
- * the call (or the inlined cold code) cost more than the work
- * (bench/FINDINGS.md keeps the counts).  Other compilers
- * get plain static functions.
+ * the call (or the inlined cold code) costs more than the work.  Other
+ * compilers get plain static functions.
  */
 #ifndef GENALLOC_MODERN_COMPILER_INTERNAL_H
 #define GENALLOC_MODERN_COMPILER_INTERNAL_H

@@ -29,8 +29,7 @@
  *   (the run the free made is the lowest that fits) thus lower the block
  *   back to where its ancestors had it, and neither walk happens at all;
  *   requests whose allocs rarely land where the last free was pay the
- *   checks, which cost them less than the walks save the others
- *   (bench/FINDINGS.md).
+ *   checks, which cost them less than the walks save the others.
  *   Blocks strictly inside the range start no run before or after, so only
  *   their full bits change, and only those of blocks the run [s, e) covers
  *   whole (all free before a claim, after a release): the run's ends say
@@ -329,9 +328,8 @@ words_longest(const unsigned long *w, unsigned long k, unsigned long kend, long 
 		c = __builtin_clzl(u);
 		/* Runs inside the word lie between its first and last used
 		 * bit: when those are too close to beat the longest run so
-		 * far, the steps are not worth taking.  Few words are
-		 * skipped, but the test costs less than the steps it saves
-		 * there (bench/FINDINGS.md). */
+		 * far, the steps are not worth taking; the test costs less
+		 * than the steps it saves. */
 		if ((long)BPL - 2 - lead - c > best) {
 			n = (long)inner_longest(u, (unsigned long)c);
 			best = n > best ? n : best;

@@ -35,8 +35,8 @@
  *   a child cost half as much and the extra level less than that.  Blocks
  *   of 256 bits rather than 512: a claim's rescan and a search's scan read
  *   half the words.  With 32-bit leaves the index would pass the
- *   bookkeeping budget (docs/bookkeeping.md); blocks of
- *   128 bits were no faster (bench/FINDINGS.md has the measurements).
+ *   bookkeeping budget (docs/bookkeeping.md), and blocks of 128 bits
+ *   would double the tree for no shorter scan.
  *   Time: O(log8 n) tree steps and O(log64 n) full-map steps a search or
  *   an update, and at most two block scans an update.
  */

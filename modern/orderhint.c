@@ -12,8 +12,8 @@
  *   blocks a search visits before its answer grow with the number of
  *   holes, and with them its time.  first_fit_align at a fixed alignment
  *   has the same trouble, worse for coarse grids: aligned to a page, a
- *   search on a big fragmented pool cost more than the kernel's linear
- *   scan (bench/FINDINGS.md).
+ *   search on a big fragmented pool would cost more than the kernel's
+ *   linear scan.
  *
  * FAMILIES
  *   The hints of a chunk bound one family of requests, the one whose

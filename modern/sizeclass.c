@@ -592,9 +592,8 @@ static void refill_visit(void *arg, unsigned long start, unsigned long end)
  * start before the block are not its; the last may end past it.  The
  * index leads to each run at least as long as the class's shortest, over
  * the shorter ones and over used stretches, reading only the leaves of the
- * block's 64 index blocks (bench/FINDINGS.md, "Best fit on mid-sized
- * chunks"), rather than climbing the index's tree again for each run or
- * walking the bitmap word by word.
+ * block's 64 index blocks, rather than climbing the index's tree again
+ * for each run or walking the bitmap word by word.
  *
  * Return: whether the block starts any run of the class.
  */

@@ -46,3 +46,9 @@ check-man: | deps-mandoc
 	@mandoc -T lint -W warning $(MAN_PAGES) && \
 		echo "man: mandoc -T lint -W warning: nothing to say about the $(words $(MAN_PAGES)) pages"
 	@bash test/docs/man_names.sh man $(PUBLIC_HDRS)
+
+# No ablation switch or lab-note pointer in library code.
+.PHONY: check-lab-notes
+CHECK_TARGETS += check-lab-notes
+check-lab-notes:
+	@bash test/docs/lab_notes.sh
