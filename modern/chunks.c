@@ -592,8 +592,11 @@ void modern_gen_pool_set_lockless(struct gen_pool *pool, bool lockless)
 	if (!modern_pool_ok(pool, "gen_pool_set_lockless"))
 		return;
 	if (lockless && pool->import) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_set_lockless", pool, 0,
-				0, "a pool that imports stays indexed (an import may sleep)");
+		genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+			.code = GENALLOC_EINVAL, .func = "gen_pool_set_lockless", .pool = pool,
+			.msg = "a pool that imports stays indexed (an import may sleep)",
+			.fix = "leave this pool indexed; where calls must be lock-free, use a "
+			       "pool that never imported" });
 		return;
 	}
 	if (pool->lockless && !lockless) {

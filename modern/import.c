@@ -314,8 +314,13 @@ static unsigned long import_and_retry(struct gen_pool *pool, size_t want, const 
 	if (rc)
 		return 0;
 	if (len < want) {
-		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_set_import", pool, addr,
-				len, "the import returned a span shorter than asked");
+		/* Named after the call that installed the import, the one to mend. */
+		genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+			.code = GENALLOC_EINVAL, .func = "gen_pool_set_import", .pool = pool,
+			.addr = addr, .size = len,
+			.msg = "the import's span (the addr and size shown) is shorter than asked",
+			.fix = "make the import hand over at least the size it is asked for, "
+			       "or return non-zero for no memory" });
 		call_release(pool, (struct span){ addr, len });
 		return 0;
 	}
@@ -404,10 +409,11 @@ void modern_import_walk(struct gen_pool *pool, int delta)
 
 /* ------------------------------------------------------------ setting */
 
-/* Refuse with WARN EINVAL. */
-static int refuse(struct gen_pool *pool, const char *func, const char *msg)
+/* Refuse with WARN EINVAL, saying what to do instead. */
+static int refuse(struct gen_pool *pool, const char *func, const char *msg, const char *fix)
 {
-	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, func, pool, 0, 0, msg);
+	genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+		.code = GENALLOC_EINVAL, .func = func, .pool = pool, .msg = msg, .fix = fix });
 	return -EINVAL;
 }
 
@@ -420,11 +426,21 @@ static int set_import(struct gen_pool *pool, genpool_import_t import, genpool_re
 		return -EINVAL;
 	g = modern_pool_granule(pool);
 	if (pool->lockless)
-		return refuse(pool, func, "a lock-free pool cannot import (an import may sleep)");
+		return refuse(pool, func, "a lock-free pool cannot import (an import may sleep)",
+			      "import into an indexed pool: call gen_pool_set_lockless(pool, "
+			      "false) first");
 	if (import && !release)
-		return refuse(pool, func, "an import needs a release");
-	if (quantum % g)
-		return refuse(pool, func, "quantum is not a multiple of the granule");
+		return refuse(pool, func, "an import needs a release",
+			      "pass a release callback that takes back what the import hands over");
+	if (quantum % g) {
+		genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
+			.code = GENALLOC_EINVAL, .func = func, .pool = pool,
+			.msg = "quantum is not a multiple of the granule",
+			.arg = "quantum", .arg_value = (long)quantum,
+			.fix = "pass a quantum of 0 (one granule) or a multiple of "
+			       "1 << min_alloc_order bytes" });
+		return -EINVAL;
+	}
 	if (!modern_lock_acquire(&pool->lock)) {
 		modern_refuse_reentry(pool, func, 0, 0);
 		return -EDEADLK;
@@ -490,7 +506,8 @@ int modern_gen_pool_import_from(struct gen_pool *pool, struct gen_pool *source, 
 		return -EINVAL;
 	if (!source || source == pool)
 		return refuse(pool, "gen_pool_import_from",
-			      source ? "a pool cannot import from itself" : "NULL source");
+			      source ? "a pool cannot import from itself" : "NULL source",
+			      "pass another pool, created by gen_pool_create(), as the source");
 	return set_import(pool, import_from_source, release_to_source, quantum, source,
 			  "gen_pool_import_from");
 }

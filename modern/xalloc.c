@@ -69,28 +69,47 @@ struct xframe {
 bool modern_xalloc_refused(struct gen_pool *pool, size_t size,
 			   const struct gen_pool_constraints *c)
 {
-	const char *msg = NULL;
+	/* Each refusal names the member at fault, with its value where the
+	 * line can carry it, and how to mend it. */
+	struct genalloc_error e = { .severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+				    .func = "gen_pool_xalloc", .pool = pool, .size = size };
 	unsigned long rounded, g = modern_pool_granule(pool);
 
 	if (!c)
 		return false;
-	if (c->align & (c->align - 1))
-		msg = "align is neither 0 nor a power of two";
-	else if (c->nocross & (c->nocross - 1))
-		msg = "nocross is neither 0 nor a power of two";
-	else if (c->align ? c->phase >= c->align : c->phase != 0)
-		msg = "phase is not below align (0 when align is 0)";
-	else if (c->maxaddr && c->minaddr >= c->maxaddr)
-		msg = "minaddr is not below maxaddr";
-	else if (c->nocross && size) {
+	if (c->align & (c->align - 1)) {
+		e.msg = "align is neither 0 nor a power of two";
+		e.arg = "align";
+		e.arg_value = (long)c->align;
+		e.fix = "pass a struct gen_pool_constraints whose align is 0 or a power of two";
+	} else if (c->nocross & (c->nocross - 1)) {
+		e.msg = "nocross is neither 0 nor a power of two";
+		e.arg = "nocross";
+		e.arg_value = (long)c->nocross;
+		e.fix = "pass a struct gen_pool_constraints whose nocross is 0 or a power of two";
+	} else if (c->align ? c->phase >= c->align : c->phase != 0) {
+		e.msg = c->align ? "phase is not below align" : "phase is not 0 with align 0";
+		e.arg = "phase";
+		e.arg_value = (long)c->phase;
+		e.fix = "pass a phase below align (the remainder addr % align), or 0 when align is 0";
+	} else if (c->maxaddr && c->minaddr >= c->maxaddr) {
+		/* The address shown is minaddr. */
+		e.msg = "minaddr is not below maxaddr";
+		e.addr = c->minaddr;
+		e.fix = "pass a maxaddr above minaddr, or maxaddr 0 for no upper limit";
+	} else if (c->nocross && size) {
 		/* Sizes that round past the address space are too large too. */
 		rounded = (size - 1) | (g - 1);
-		if (rounded >= c->nocross)
-			msg = "the rounded size is larger than nocross";
+		if (rounded >= c->nocross) {
+			e.msg = "the size rounded up to whole granules is larger than nocross";
+			e.fix = "pass a nocross of 0 or at least the rounded size, or allocate less";
+		}
 	}
-	if (!msg)
+	if (!e.msg)
 		return false;
-	genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_xalloc", pool, 0, size, msg);
+	if (e.arg)
+		e.size = 0;	/* the line shows the member instead */
+	genalloc_report_error(&e);
 	return true;
 }
 

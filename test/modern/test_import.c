@@ -270,12 +270,16 @@ START_TEST(callbacks_reentering_the_pool_are_refused)
 	EXPECT_EQ(a, 0x40000000);
 	ck_assert(s.held_seen);
 	EXPECT_EQ(s.reentered, 0);
+	assert_line_is("genalloc: WARN EREENTRY: gen_pool_alloc: this thread is running the pool's import or release callback (pool <pool>, addr 0, size 8); do not call the pool from its own callbacks; get and return memory from another source (gen_pool_import_from() for a pool)",
+		       pool, 0, 0, 0);
 	ck_assert_str_eq(last_error()->func, "gen_pool_alloc");
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EREENTRY);
 	ck_assert(!gen_pool_held_by_caller(pool));
 	/* The release callback's free is refused too. */
 	gen_pool_free(pool, a, 0x20);
 	EXPECT_EQ(s.releases, 1);
+	assert_line_is("genalloc: WARN EREENTRY: gen_pool_free: this thread is running the pool's import or release callback (pool <pool>, addr 0x40000000, size 8); do not call the pool from its own callbacks; get and return memory from another source (gen_pool_import_from() for a pool)",
+		       pool, 0, 0, 0);
 	ck_assert_str_eq(last_error()->func, "gen_pool_free");
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EREENTRY);
 	ck_assert_int_eq(gen_pool_check(pool), 0);
@@ -295,6 +299,8 @@ START_TEST(destroy_with_imported_chunks)
 	a = gen_pool_alloc(pool, 0x20);
 	capture_errors();
 	gen_pool_destroy(pool);
+	assert_line_is("genalloc: BUG EBUSY: gen_pool_destroy: pool has live allocations, counted as runs of used granules (pool <pool>, addr 0x40000000, size 32, 1 live: 0x40000000); free them first (gen_pool_for_each_run() with GEN_POOL_RUNS_USED lists them), then destroy the pool",
+		       pool, 0, 0, 0);
 	ck_assert_error(GENALLOC_BUG, GENALLOC_EBUSY);
 	assert_model(pool, &s, 0);
 	gen_pool_free(pool, a, 0x20);
@@ -320,32 +326,62 @@ START_TEST(import_refuses_bad_settings)
 {
 	struct gen_pool *pool = gen_pool_create(4, -1);
 	struct gen_pool *ll = modern_gen_pool_create_mode(4, -1, true);
+	struct gen_pool *source_pool = gen_pool_create(4, -1);
 	struct source s;
 
 	source_init(&s);
 	capture_errors();
 	ck_assert_int_eq(gen_pool_set_import(ll, no_import, source_release, 0, NULL), -EINVAL);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_set_import: a lock-free pool cannot import (an import may sleep) (pool <pool>, addr 0, size 0); import into an indexed pool: call gen_pool_set_lockless(pool, false) first",
+		       ll, 0, 0, 0);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	ck_assert_ptr_null(ll->import);
 	ck_assert_int_eq(gen_pool_set_import(pool, no_import, NULL, 0, NULL), -EINVAL);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_set_import: an import needs a release (pool <pool>, addr 0, size 0); pass a release callback that takes back what the import hands over",
+		       pool, 0, 0, 0);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	ck_assert_int_eq(gen_pool_set_import(pool, no_import, source_release, 24, NULL), -EINVAL);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_set_import: quantum is not a multiple of the granule (pool <pool>, addr 0, quantum 24); pass a quantum of 0 (one granule) or a multiple of 1 << min_alloc_order bytes",
+		       pool, 0, 0, 0);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(gen_pool_import_from(pool, source_pool, 24), -EINVAL);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_import_from: quantum is not a multiple of the granule (pool <pool>, addr 0, quantum 24); pass a quantum of 0 (one granule) or a multiple of 1 << min_alloc_order bytes",
+		       pool, 0, 0, 0);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	ck_assert_int_eq(gen_pool_set_import(NULL, no_import, source_release, 0, NULL), -EINVAL);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_set_import: NULL pool (pool NULL, addr 0, size 0); pass the pool gen_pool_create() returned",
+		       NULL, 0, 0, 0);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(gen_pool_import_from(NULL, source_pool, 0), -EINVAL);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_import_from: NULL pool (pool NULL, addr 0, size 0); pass the pool gen_pool_create() returned",
+		       NULL, 0, 0, 0);
+	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(gen_pool_import_from(ll, source_pool, 0), -EINVAL);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_import_from: a lock-free pool cannot import (an import may sleep) (pool <pool>, addr 0, size 0); import into an indexed pool: call gen_pool_set_lockless(pool, false) first",
+		       ll, 0, 0, 0);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	ck_assert_int_eq(gen_pool_import_from(pool, pool, 0), -EINVAL);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_import_from: a pool cannot import from itself (pool <pool>, addr 0, size 0); pass another pool, created by gen_pool_create(), as the source",
+		       pool, 0, 0, 0);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	ck_assert_int_eq(gen_pool_import_from(pool, NULL, 0), -EINVAL);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_import_from: NULL source (pool <pool>, addr 0, size 0); pass another pool, created by gen_pool_create(), as the source",
+		       pool, 0, 0, 0);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(errors_seen(), 0);
 	ck_assert_ptr_null(pool->import);
 	/* An importing pool stays indexed. */
 	ck_assert_int_eq(gen_pool_set_import(pool, source_import, source_release, 0, &s), 0);
 	gen_pool_set_lockless(pool, true);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_set_lockless: a pool that imports stays indexed (an import may sleep) (pool <pool>, addr 0, size 0); leave this pool indexed; where calls must be lock-free, use a pool that never imported",
+		       pool, 0, 0, 0);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	ck_assert(!pool->lockless);
 	/* A span shorter than asked: WARN EINVAL, given back, no block. */
 	s.short_by = 0x10;
 	EXPECT_EQ(gen_pool_alloc(pool, 0x40), 0);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_set_import: the import's span (the addr and size shown) is shorter than asked (pool <pool>, addr 0x40000000, size 48); make the import hand over at least the size it is asked for, or return non-zero for no memory",
+		       pool, 0, 0, 0);
 	ck_assert_str_eq(last_error()->func, "gen_pool_set_import");
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	EXPECT_EQ(s.imports, 1);
@@ -354,6 +390,7 @@ START_TEST(import_refuses_bad_settings)
 	ck_assert_int_eq(gen_pool_check(pool), 0);
 	gen_pool_destroy(pool);
 	gen_pool_destroy(ll);
+	gen_pool_destroy(source_pool);
 }
 END_TEST
 

@@ -224,7 +224,52 @@ START_TEST(xalloc_refuses_bad_constraints)
 		ck_assert_int_eq(errors_seen(), 0);
 	}
 	gen_pool_xalloc(NULL, 8, NULL);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_xalloc: NULL pool (pool NULL, addr 0, size 0); pass the pool gen_pool_create() returned",
+		       NULL, 0, 0, 0);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
+	ck_assert_int_eq(gen_pool_check(pool), 0);
+}
+END_TEST
+
+/* Each refusal's line names the member at fault and how to mend it. */
+START_TEST(xalloc_refusals_say_what_to_pass)
+{
+	struct gen_pool *pool = pool_of(_i, 3);
+	struct gen_pool_constraints c;
+
+	ck_assert_int_eq(gen_pool_add(pool, 0x10000, 0x1000, -1), 0);
+	capture_errors();
+	c = (struct gen_pool_constraints){ .align = 3 };
+	EXPECT_EQ(gen_pool_xalloc(pool, 8, &c), 0);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_xalloc: align is neither 0 nor a power of two (pool <pool>, addr 0, align 3); pass a struct gen_pool_constraints whose align is 0 or a power of two",
+		       pool, 0, 0, 0);
+	ck_assert_report("gen_pool_xalloc", pool);
+	c = (struct gen_pool_constraints){ .nocross = 24 };
+	EXPECT_EQ(gen_pool_xalloc(pool, 8, &c), 0);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_xalloc: nocross is neither 0 nor a power of two (pool <pool>, addr 0, nocross 24); pass a struct gen_pool_constraints whose nocross is 0 or a power of two",
+		       pool, 0, 0, 0);
+	ck_assert_report("gen_pool_xalloc", pool);
+	c = (struct gen_pool_constraints){ .align = 8, .phase = 8 };
+	EXPECT_EQ(gen_pool_xalloc(pool, 8, &c), 0);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_xalloc: phase is not below align (pool <pool>, addr 0, phase 8); pass a phase below align (the remainder addr % align), or 0 when align is 0",
+		       pool, 0, 0, 0);
+	ck_assert_report("gen_pool_xalloc", pool);
+	c = (struct gen_pool_constraints){ .phase = 1 };
+	EXPECT_EQ(gen_pool_xalloc(pool, 8, &c), 0);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_xalloc: phase is not 0 with align 0 (pool <pool>, addr 0, phase 1); pass a phase below align (the remainder addr % align), or 0 when align is 0",
+		       pool, 0, 0, 0);
+	ck_assert_report("gen_pool_xalloc", pool);
+	c = (struct gen_pool_constraints){ .nocross = 16 };
+	EXPECT_EQ(gen_pool_xalloc(pool, 17, &c), 0);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_xalloc: the size rounded up to whole granules is larger than nocross (pool <pool>, addr 0, size 17); pass a nocross of 0 or at least the rounded size, or allocate less",
+		       pool, 0, 0, 0);
+	ck_assert_report("gen_pool_xalloc", pool);
+	c = (struct gen_pool_constraints){ .minaddr = 0x20001, .maxaddr = 0x20000 };
+	EXPECT_EQ(gen_pool_xalloc(pool, 8, &c), 0);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_xalloc: minaddr is not below maxaddr (pool <pool>, addr 0x20001, size 8); pass a maxaddr above minaddr, or maxaddr 0 for no upper limit",
+		       pool, 0, 0, 0);
+	ck_assert_report("gen_pool_xalloc", pool);
+	EXPECT_EQ(gen_pool_avail(pool), 0x1000);
 	ck_assert_int_eq(gen_pool_check(pool), 0);
 }
 END_TEST
@@ -365,6 +410,7 @@ Suite *modern_xalloc_suite(void)
 	tcase_add_loop_test(tc, newest_chunk_first_whatever_the_algorithm, 0, 2);
 	tcase_add_loop_test(tc, top_of_the_address_space, 0, 2);
 	tcase_add_loop_test(tc, xalloc_refuses_bad_constraints, 0, 2);
+	tcase_add_loop_test(tc, xalloc_refusals_say_what_to_pass, 0, 2);
 	tcase_add_loop_test(tc, random_against_the_model, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
