@@ -228,6 +228,10 @@ START_TEST(xalloc_refuses_bad_constraints)
 		       NULL, 0, 0, 0);
 	ck_assert_error(GENALLOC_WARN, GENALLOC_EINVAL);
 	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_free(pool, 0x10000, 24);
+	gen_pool_free(pool, 0x10100, 16);
+	gen_pool_destroy(pool);
+	ck_assert_int_eq(errors_seen(), 0);
 }
 END_TEST
 
@@ -271,6 +275,7 @@ START_TEST(xalloc_refusals_say_what_to_pass)
 	ck_assert_report("gen_pool_xalloc", pool);
 	EXPECT_EQ(gen_pool_avail(pool), 0x1000);
 	ck_assert_int_eq(gen_pool_check(pool), 0);
+	gen_pool_destroy(pool);
 }
 END_TEST
 
