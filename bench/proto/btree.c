@@ -2,10 +2,10 @@
 /*
  * bench/proto/btree.c - the B+tree of free runs (btree.h).
  *
- * Scans inside a node run over every slot, unused ones included, with no
- * early exit: a fixed-length loop the compiler turns into vector compares
- * and a bit mask, where a search that stops at the first hit is a chain of
- * unpredictable branches.  A change repairs the maxima upwards and stops
+ * Scans inside a node compare every slot at once, unused ones included,
+ * with SSE2 (the baseline of x86-64) and keep a bit mask: a loop that
+ * stops at the first hit is a chain of unpredictable branches, and gcc
+ * does not vectorize a fixed-length loop of 14 or 15 slots by itself.  A change repairs the maxima upwards and stops
  * at the first level where its child's entry does not move.
  */
 #include <stdlib.h>
@@ -86,18 +86,97 @@ void proto_btree_fini(struct proto_btree *t)
 	t->in = NULL;
 }
 
-/* The first slot of @a[0..n) holding at least @v (unused slots hold 0), or n. */
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/*
+ * Sixteen slots from @a compared at once, as a 16-bit mask of the first
+ * @n: lanes past @n read the node's next field and are dropped.  Lengths
+ * stay below 2^31 and compare signed; starts are offset by 2^31 first,
+ * as UINT32_MAX marks an unused slot.
+ */
+static inline __m128i load4(const uint32_t *a, unsigned int q)
+{
+	return _mm_loadu_si128((const __m128i *)(const void *)(a + 4 * q));
+}
+
+static inline uint32_t mask16(__m128i m0, __m128i m1, __m128i m2, __m128i m3, unsigned int n)
+{
+	uint32_t m = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(m0)) |
+		     (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(m1)) << 4 |
+		     (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(m2)) << 8 |
+		     (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(m3)) << 12;
+
+	return m & ((UINT32_C(1) << n) - 1);
+}
+
+/* The first slot of @a[0..n) holding at least @v, or n. */
 static inline unsigned int first_ge(const uint32_t *a, unsigned int n, uint32_t v)
 {
-	uint32_t m = 0;
-	unsigned int i;
+	__m128i x = _mm_set1_epi32((int)v);
+	uint32_t m = mask16(_mm_cmpgt_epi32(x, load4(a, 0)), _mm_cmpgt_epi32(x, load4(a, 1)),
+			    _mm_cmpgt_epi32(x, load4(a, 2)), _mm_cmpgt_epi32(x, load4(a, 3)), n);
 
-	for (i = 0; i < n; i++)
-		m |= (uint32_t)(a[i] >= v) << i;
+	m ^= (UINT32_C(1) << n) - 1;	/* not below @v */
 	return m ? (unsigned int)__builtin_ctz(m) : n;
 }
 
 /* How many slots of @a[0..n) hold less than @v (+ @le: at most @v). */
+static inline unsigned int count_below(const uint32_t *a, unsigned int n, uint32_t v, int le)
+{
+	const __m128i bias = _mm_set1_epi32(INT32_MIN);
+	__m128i x = _mm_xor_si128(_mm_set1_epi32((int)(le ? v + 1 : v)), bias);
+	uint32_t m;
+
+	/* v + 1 cannot wrap: no start is UINT32_MAX. */
+	m = mask16(_mm_cmpgt_epi32(x, _mm_xor_si128(load4(a, 0), bias)),
+		   _mm_cmpgt_epi32(x, _mm_xor_si128(load4(a, 1), bias)),
+		   _mm_cmpgt_epi32(x, _mm_xor_si128(load4(a, 2), bias)),
+		   _mm_cmpgt_epi32(x, _mm_xor_si128(load4(a, 3), bias)), n);
+	return (unsigned int)__builtin_popcount(m);
+}
+
+static inline __m128i max4(__m128i a, __m128i b)
+{
+	__m128i g = _mm_cmpgt_epi32(a, b);
+
+	return _mm_or_si128(_mm_and_si128(g, a), _mm_andnot_si128(g, b));
+}
+
+static inline uint32_t max_of(const uint32_t *a, unsigned int n)
+{
+	/* The last four lanes keep only those below @n. */
+	static const int32_t keep[8] = { -1, -1, -1, -1, 0, 0, 0, 0 };
+	__m128i tail = _mm_loadu_si128((const __m128i *)(const void *)(keep + 4 - (n - 12)));
+	__m128i m = max4(max4(load4(a, 0), load4(a, 1)),
+			 max4(load4(a, 2), _mm_and_si128(load4(a, 3), tail)));
+
+	m = max4(m, _mm_shuffle_epi32(m, _MM_SHUFFLE(1, 0, 3, 2)));
+	m = max4(m, _mm_shuffle_epi32(m, _MM_SHUFFLE(2, 3, 0, 1)));
+	return (uint32_t)_mm_cvtsi128_si32(m);
+}
+
+static inline unsigned int slot_of(const struct proto_bt_inner *p, uint32_t child)
+{
+	__m128i x = _mm_set1_epi32((int)child);
+	const uint32_t *a = p->kid;
+
+	return (unsigned int)__builtin_ctz(mask16(_mm_cmpeq_epi32(x, load4(a, 0)),
+						  _mm_cmpeq_epi32(x, load4(a, 1)),
+						  _mm_cmpeq_epi32(x, load4(a, 2)),
+						  _mm_cmpeq_epi32(x, load4(a, 3)),
+						  PROTO_BT_INNER));
+}
+#else
+static inline unsigned int first_ge(const uint32_t *a, unsigned int n, uint32_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && a[i] < v; i++)
+		;
+	return i;
+}
+
 static inline unsigned int count_below(const uint32_t *a, unsigned int n, uint32_t v, int le)
 {
 	unsigned int c = 0, i;
@@ -119,13 +198,13 @@ static inline uint32_t max_of(const uint32_t *a, unsigned int n)
 
 static inline unsigned int slot_of(const struct proto_bt_inner *p, uint32_t child)
 {
-	uint32_t m = 0;
 	unsigned int i;
 
-	for (i = 0; i < PROTO_BT_INNER; i++)
-		m |= (uint32_t)(p->kid[i] == child) << i;
-	return (unsigned int)__builtin_ctz(m);
+	for (i = 0; p->kid[i] != child; i++)
+		;
+	return i;
 }
+#endif
 
 /* Child @c of inner node @p now has @m as its longest run: up the tree
  * until an entry does not change. */

@@ -20,22 +20,26 @@
 #define PROTO_BT_LEAF 14
 #define PROTO_BT_INNER 15
 
-/* Two cache lines: the header, then starts and lengths; slots past @nr
- * hold key UINT32_MAX and len 0, so fixed-length scans need no bound. */
+/*
+ * Two cache lines: lengths, starts, then the header; slots past @nr hold
+ * len 0 and key UINT32_MAX.  The node is scanned 16 slots at a time (four
+ * vector compares) and the two slots past each array's end are masked
+ * off: they read the next field, never past the node.
+ */
 struct proto_bt_leaf {
-	uint32_t nr, parent, prev, next;
-	uint32_t key[PROTO_BT_LEAF];
 	uint32_t len[PROTO_BT_LEAF];
+	uint32_t key[PROTO_BT_LEAF];
+	uint32_t nr, parent, prev, next;
 } __attribute__((aligned(64)));
 
-/* Three lines: key[i] is the lowest start under child i (for the first
- * child of the leftmost nodes, any lower number); max[i] the longest run
- * under it. */
+/* Three lines: max[i] is the longest run under child i, key[i] the lowest
+ * start under it (for the first child of the leftmost nodes, any lower
+ * number); the one slot past each array reads the next field. */
 struct proto_bt_inner {
-	uint32_t nr, parent;
-	uint32_t key[PROTO_BT_INNER];
 	uint32_t max[PROTO_BT_INNER];
+	uint32_t key[PROTO_BT_INNER];
 	uint32_t kid[PROTO_BT_INNER];
+	uint32_t nr, parent;
 } __attribute__((aligned(64)));
 
 /* Index 0 of either array is "none".  @height 0: the root is a leaf. */

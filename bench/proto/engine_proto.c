@@ -19,6 +19,7 @@
  * One mutex per pool, like tlsf8's and the indexed engine's lock.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -394,13 +395,37 @@ static size_t proto_granted(const struct bench_pool *p, size_t size)
 	return size ? (size + g - 1) & ~(g - 1) : g;
 }
 
-size_t proto_pool_search_bytes(const struct bench_pool *p)
+/* Nodes on a free list of @next links from @x. */
+static size_t free_nodes(uint32_t x, const void *base, size_t stride, size_t link_off)
+{
+	size_t n = 0;
+
+	for (; x; n++)
+		memcpy(&x, (const char *)base + x * stride + link_off, sizeof(x));
+	return n;
+}
+
+size_t proto_pool_search_bytes(const struct bench_pool *p, int live)
 {
 	const struct proto_pool *pp = p->impl;
+	const struct proto_btree *bt = &pp->bt;
+	const struct proto_treap *at = &pp->at, *bs = &pp->bs;
 
-	if (p->engine->arg == STRUCT_BTREE)
-		return proto_btree_bytes(&pp->bt);
-	return proto_treap_bytes(&pp->at) + (uses_sizes(p->engine) ? proto_treap_bytes(&pp->bs) : 0);
+	if (p->engine->arg == STRUCT_BTREE) {
+		if (!live)
+			return proto_btree_bytes(bt);
+		return (bt->nleaf - 1 - free_nodes(bt->freeleaf, bt->leaf, sizeof(*bt->leaf),
+						   offsetof(struct proto_bt_leaf, next))) *
+			       sizeof(*bt->leaf) +
+		       (bt->nin - 1 - free_nodes(bt->freein, bt->in, sizeof(*bt->in),
+						 offsetof(struct proto_bt_inner, parent))) *
+			       sizeof(*bt->in);
+	}
+	if (!live)
+		return proto_treap_bytes(at) + (uses_sizes(p->engine) ? proto_treap_bytes(bs) : 0);
+	return (at->used - 1 - free_nodes(at->free_list, at->n, sizeof(*at->n),
+					  offsetof(struct proto_tnode, l))) * sizeof(*at->n) *
+	       (uses_sizes(p->engine) ? 2 : 1);
 }
 
 static void proto_stats(struct bench_pool *p, struct bench_stats *st)
@@ -422,7 +447,7 @@ static void proto_stats(struct bench_pool *p, struct bench_stats *st)
 	st->obtained = p->chunks.obtained;
 	st->free_bytes = free_g << GRANULE_ORDER;
 	st->largest_free = largest << GRANULE_ORDER;
-	st->metadata = (pp->size + 63) / 64 * sizeof(uint64_t) + proto_pool_search_bytes(p);
+	st->metadata = (pp->size + 63) / 64 * sizeof(uint64_t) + proto_pool_search_bytes(p, 0);
 }
 
 static void proto_destroy(struct bench_pool *p)

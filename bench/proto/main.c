@@ -180,15 +180,28 @@ static int verify(void)
 
 /* ---------------------------------------------------------------- memory */
 
-/* Bookkeeping of @e's pool of @pool bytes: every other granule free, then
- * all of it as one free run.  Only 8-byte requests, so it takes a while. */
+/* What @e's pool of @pool bytes keeps besides its bitmap, now. */
+static size_t search_bytes(struct bench_pool *p, size_t bitmap)
+{
+	struct bench_stats st;
+
+	if (!strcmp(p->engine->family, "proto"))
+		return proto_pool_search_bytes(p, 1);
+	p->engine->stats(p, &st);
+	return st.metadata - bitmap;
+}
+
+/*
+ * Bookkeeping of @e's pool of @pool bytes beyond its bitmap: with every
+ * other granule free (the most free runs a pool can have) and with the
+ * pool one free run.  For the prototypes, the nodes in use; for the
+ * library, gen_pool_stats()'s metadata less the bitmap.
+ */
 static void memory_one(const struct bench_engine *e, size_t pool)
 {
 	struct bench_pool *p = make_pool(e, pool);
-	size_t n = pool / 8, i;
-	struct bench_stats st;
+	size_t n = pool / 8, i, bitmap = pool / 64, holes, one;
 	unsigned long base = p->chunks.base;
-	size_t bitmap = pool / 64;
 
 	if (e->measured)
 		e->measured(p, 0);
@@ -199,26 +212,28 @@ static void memory_one(const struct bench_engine *e, size_t pool)
 		}
 	for (i = 0; i < n; i += 2)
 		e->free(p, base + 8 * i, 8);
-	e->stats(p, &st);
-	printf("  %-6s %5zuM  every other granule free: %11zu B = %7.2f x bitmap", e->name,
-	       pool >> 20, st.metadata, (double)st.metadata / (double)bitmap);
+	holes = search_bytes(p, bitmap);
 	for (i = 1; i < n; i += 2)
 		e->free(p, base + 8 * i, 8);
-	e->stats(p, &st);
-	printf(";  after, all free (arrays do not shrink): %zu B\n", st.metadata);
+	one = search_bytes(p, bitmap);
+	printf("  %-6s %10zu B %9.3f x %8.1f B/run %10zu B %9.4f x\n", e->name, holes,
+	       (double)holes / (double)bitmap, (double)holes / (double)(n / 2), one,
+	       (double)one / (double)bitmap);
 	e->destroy(p);
 }
 
 static int memory(void)
 {
 	static const char *const names[] = { "ff8", "bf8", "tff8", "tbf8", "bff8" };
-	size_t i;
+	size_t i, pool = (size_t)16 << 20;
 
-	printf("MEMORY: bookkeeping (bitmap included) of a 16 MiB pool, 8-byte granules\n");
+	printf("MEMORY: bookkeeping beyond the bitmap (%zu B) of a %zu MiB pool, 8-byte granules\n"
+	       "  engine  every other granule free: bytes, x bitmap, per free run;  "
+	       "one free run: bytes, x bitmap\n", pool / 64, pool >> 20);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct bench_engine *e = proto_find(names[i]);
 
-		memory_one(e ? e : speed_engine_find(names[i]), (size_t)16 << 20);
+		memory_one(e ? e : speed_engine_find(names[i]), pool);
 	}
 	return 0;
 }

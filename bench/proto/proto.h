@@ -19,7 +19,8 @@ long proto_pool_alloc_granules(struct bench_pool *p, uint32_t nr);
 void proto_pool_free_granules(struct bench_pool *p, uint32_t off, uint32_t nr);
 /* The structure's runs against the bitmap's free runs; 0 if they agree. */
 int proto_pool_check(const struct bench_pool *p);
-/* Bytes of the search structure alone (the bitmap apart). */
-size_t proto_pool_search_bytes(const struct bench_pool *p);
+/* Bytes of the search structure alone (the bitmap apart): as allocated,
+ * or (@live) its nodes in use. */
+size_t proto_pool_search_bytes(const struct bench_pool *p, int live);
 
 #endif /* GENALLOC_BENCH_PROTO_PROTO_H */
