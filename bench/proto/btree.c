@@ -121,7 +121,9 @@ static inline unsigned int first_ge(const uint32_t *a, unsigned int n, uint32_t 
 	return m ? (unsigned int)__builtin_ctz(m) : n;
 }
 
-/* How many slots of @a[0..n) hold less than @v (+ @le: at most @v). */
+/* How many slots of @a[0..n) hold less than @v (+ @le: at most @v): the
+ * starts ascend, so those slots are a prefix, and its length is the first
+ * clear bit of the mask (no popcount, a libgcc call without -mpopcnt). */
 static inline unsigned int count_below(const uint32_t *a, unsigned int n, uint32_t v, int le)
 {
 	const __m128i bias = _mm_set1_epi32(INT32_MIN);
@@ -133,7 +135,7 @@ static inline unsigned int count_below(const uint32_t *a, unsigned int n, uint32
 		   _mm_cmpgt_epi32(x, _mm_xor_si128(load4(a, 1), bias)),
 		   _mm_cmpgt_epi32(x, _mm_xor_si128(load4(a, 2), bias)),
 		   _mm_cmpgt_epi32(x, _mm_xor_si128(load4(a, 3), bias)), n);
-	return (unsigned int)__builtin_popcount(m);
+	return (unsigned int)__builtin_ctz(~m);
 }
 
 static inline __m128i max4(__m128i a, __m128i b)
@@ -312,7 +314,11 @@ void proto_btree_set(struct proto_btree *t, struct proto_bt_pos at, uint32_t key
 	if (!at.slot && key != l->key[0])
 		refresh_key(t, l->parent, at.leaf, key);
 	l->key[at.slot] = key;
-	/* The repair stops at the first level whose entry does not move. */
+	/* A run that shrank below another of its leaf moves no maximum, and
+	 * the parent's line need not be read; else the repair climbs until
+	 * an entry does not move. */
+	if (len < old && max_of(l->len, PROTO_BT_LEAF) >= old)
+		return;
 	if (len != old)
 		fix_leaf(t, at.leaf);
 }
@@ -358,6 +364,7 @@ void proto_btree_remove(struct proto_btree *t, struct proto_bt_pos at)
 {
 	struct proto_bt_leaf *l = &t->leaf[at.leaf];
 	unsigned int s = at.slot, n = l->nr - 1;
+	uint32_t old = l->len[s];
 
 	memmove(&l->key[s], &l->key[s + 1], (n - s) * sizeof(l->key[0]));
 	memmove(&l->len[s], &l->len[s + 1], (n - s) * sizeof(l->len[0]));
@@ -367,7 +374,8 @@ void proto_btree_remove(struct proto_btree *t, struct proto_bt_pos at)
 	if (n || !t->height) {	/* a root leaf may be empty */
 		if (!s && n)
 			refresh_key(t, l->parent, at.leaf, l->key[0]);
-		fix_leaf(t, at.leaf);
+		if (max_of(l->len, PROTO_BT_LEAF) < old)
+			fix_leaf(t, at.leaf);
 		return;
 	}
 	if (l->prev)

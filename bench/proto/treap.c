@@ -177,8 +177,9 @@ uint32_t proto_treap_first_fit(const struct proto_treap *t, uint32_t nr)
 	if (n[x].max < nr)
 		return 0;
 	/* The subtree on the left holds lower addresses: go there whenever
-	 * it holds a run long enough. */
-	for (;;) {
+	 * it holds a run long enough.  (The loop ends at a leaf only if the
+	 * maxima lie: then no answer, which --verify reports.) */
+	while (x) {
 		if (n[n[x].l].max >= nr)
 			x = n[x].l;
 		else if (n[x].len >= nr)
@@ -186,6 +187,7 @@ uint32_t proto_treap_first_fit(const struct proto_treap *t, uint32_t nr)
 		else
 			x = n[x].r;
 	}
+	return 0;
 }
 
 uint32_t proto_treap_size_ceil(const struct proto_treap *t, uint32_t nr)
