@@ -257,20 +257,32 @@ static void refresh_key(struct proto_btree *t, uint32_t p, uint32_t c, uint32_t 
 	}
 }
 
-int proto_btree_first_fit(const struct proto_btree *t, uint32_t nr, struct proto_bt_pos *at)
+int proto_btree_first_fit(struct proto_btree *t, uint32_t nr, struct proto_bt_pos *at)
 {
-	uint32_t x = t->root, h;
+	uint32_t x, h;
 	unsigned int i;
 
+again:
+	x = t->root;
 	for (h = t->height; h; h--) {
 		i = first_ge(t->in[x].max, PROTO_BT_INNER, nr);
-		if (i == PROTO_BT_INNER)
-			return 0;
+		if (i == PROTO_BT_INNER) {
+			/* At the root, no run is long enough; below it, the
+			 * parent's bound was too high (lazy): correct it. */
+			if (x == t->root)
+				return 0;
+			fix_inner(t, x);
+			goto again;
+		}
 		x = t->in[x].kid[i];
 	}
 	i = first_ge(t->leaf[x].len, PROTO_BT_LEAF, nr);
-	if (i == PROTO_BT_LEAF)
-		return 0;
+	if (i == PROTO_BT_LEAF) {
+		if (!t->height)
+			return 0;
+		fix_leaf(t, x);
+		goto again;
+	}
 	at->leaf = x;
 	at->slot = i;
 	return 1;
@@ -317,7 +329,7 @@ void proto_btree_set(struct proto_btree *t, struct proto_bt_pos at, uint32_t key
 	/* A run that shrank below another of its leaf moves no maximum, and
 	 * the parent's line need not be read; else the repair climbs until
 	 * an entry does not move. */
-	if (len < old && max_of(l->len, PROTO_BT_LEAF) >= old)
+	if (len < old && (t->lazy || max_of(l->len, PROTO_BT_LEAF) >= old))
 		return;
 	if (len != old)
 		fix_leaf(t, at.leaf);
@@ -374,7 +386,7 @@ void proto_btree_remove(struct proto_btree *t, struct proto_bt_pos at)
 	if (n || !t->height) {	/* a root leaf may be empty */
 		if (!s && n)
 			refresh_key(t, l->parent, at.leaf, l->key[0]);
-		if (max_of(l->len, PROTO_BT_LEAF) < old)
+		if (!t->lazy && max_of(l->len, PROTO_BT_LEAF) < old)
 			fix_leaf(t, at.leaf);
 		return;
 	}
@@ -585,7 +597,7 @@ static int check_sub(const struct proto_btree *t, uint32_t x, uint32_t h, uint32
 		}
 		if (check_sub(t, in->kid[i], h - 1, x, &clo, &chi, &cmax))
 			return -1;
-		if (cmax != in->max[i] || (i ? in->key[i] != clo : in->key[i] > clo) ||
+		if ((t->lazy ? in->max[i] < cmax : in->max[i] != cmax) || (i ? in->key[i] != clo : in->key[i] > clo) ||
 		    (i && in->key[i] <= prev_hi))
 			return -1;
 		if (!i)

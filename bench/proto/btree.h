@@ -42,13 +42,22 @@ struct proto_bt_inner {
 	uint32_t nr, parent;
 } __attribute__((aligned(64)));
 
-/* Index 0 of either array is "none".  @height 0: the root is a leaf. */
+/*
+ * Index 0 of either array is "none".  @height 0: the root is a leaf.
+ * @lazy: a parent's max[i] is only an upper bound of child i's longest
+ * run.  A claim or removal that shortens a run then writes its leaf and
+ * nothing above; a first fit that follows a bound too high finds no run
+ * at the bottom, corrects the path it came down and searches again.
+ * Answers stay exact (a bound never hides a run long enough); the cost
+ * of the repair moves from every claim to the searches that meet it.
+ */
 struct proto_btree {
 	struct proto_bt_leaf *leaf;
 	struct proto_bt_inner *in;
 	uint32_t nleaf, capleaf, freeleaf;
 	uint32_t nin, capin, freein;
 	uint32_t root, height;
+	int lazy;
 };
 
 /* A place in the tree: a leaf and a slot. */
@@ -58,8 +67,9 @@ struct proto_bt_pos {
 
 int proto_btree_init(struct proto_btree *t);
 void proto_btree_fini(struct proto_btree *t);
-/* The lowest-start run of at least @nr granules: 1 with its place, or 0. */
-int proto_btree_first_fit(const struct proto_btree *t, uint32_t nr, struct proto_bt_pos *at);
+/* The lowest-start run of at least @nr granules: 1 with its place, or 0.
+ * Not const: with @lazy it corrects the bounds it finds too high. */
+int proto_btree_first_fit(struct proto_btree *t, uint32_t nr, struct proto_bt_pos *at);
 /* The runs just below and above @key (which starts none): .leaf 0 if none.
  * @ins: where a run starting at @key would go. */
 void proto_btree_around(struct proto_btree *t, uint32_t key, struct proto_bt_pos *pred,

@@ -12,6 +12,9 @@
  *                      (length, start), whose first entry of length >= n
  *                      is the kernel's answer
  *   bff8, bffo8        the B+tree (btree.h)
+ *   lff8, lffo8        the same B+tree with lazy maxima: a shortened run
+ *                      repairs nothing above its leaf until a search
+ *                      meets the stale bound
  * Every answer is the kernel's: the lowest start of a run that holds the
  * request (first fit), the lowest start among the shortest such runs
  * (best fit), the lowest start aligned to the request's size rounded up
@@ -30,7 +33,7 @@
 #include "treap.h"
 
 enum proto_algo { ALGO_FIRST, ALGO_BEST, ALGO_ORDER };
-enum proto_struct { STRUCT_TREAP, STRUCT_BTREE };
+enum proto_struct { STRUCT_TREAP, STRUCT_BTREE, STRUCT_BTREE_LAZY };
 
 struct proto_pool {
 	pthread_mutex_t lock;
@@ -344,6 +347,7 @@ static struct bench_pool *proto_create(const struct bench_engine *e,
 
 		if (proto_btree_init(&pp->bt))
 			goto fail_chunks;
+		pp->bt.lazy = e->arg == STRUCT_BTREE_LAZY;
 		proto_btree_around(&pp->bt, 0, &q, &s, &ins);
 		if (proto_btree_insert(&pp->bt, ins, 0, pp->size))
 			goto fail_chunks;
@@ -411,7 +415,7 @@ size_t proto_pool_search_bytes(const struct bench_pool *p, int live)
 	const struct proto_btree *bt = &pp->bt;
 	const struct proto_treap *at = &pp->at, *bs = &pp->bs;
 
-	if (p->engine->arg == STRUCT_BTREE) {
+	if (p->engine->arg != STRUCT_TREAP) {
 		if (!live)
 			return proto_btree_bytes(bt);
 		return (bt->nleaf - 1 - free_nodes(bt->freeleaf, bt->leaf, sizeof(*bt->leaf),
@@ -462,6 +466,25 @@ static void proto_destroy(struct bench_pool *p)
 	free(pp);
 	bench_chunks_release(&p->chunks);
 	free(p);
+}
+
+size_t proto_pool_runs(const struct bench_pool *p)
+{
+	const struct proto_pool *pp = p->impl;
+	size_t n = 0;
+
+	if (p->engine->arg == STRUCT_TREAP) {
+		uint32_t x;
+
+		for (x = proto_treap_first(&pp->at); x; x = proto_treap_next(&pp->at, x))
+			n++;
+	} else {
+		struct proto_bt_pos at;
+
+		for (at = proto_btree_first(&pp->bt); at.leaf; at = proto_btree_next(&pp->bt, at))
+			n++;
+	}
+	return n;
 }
 
 int proto_pool_check(const struct bench_pool *p)
@@ -531,5 +554,9 @@ const struct bench_engine proto_engines[] = {
 		     STRUCT_BTREE, ALGO_FIRST),
 	PROTO_ENGINE("bffo8", "augmented B+tree, order-aligned first fit, 8-byte granule",
 		     STRUCT_BTREE, ALGO_ORDER),
+	PROTO_ENGINE("lff8", "B+tree whose maxima are upper bounds, corrected by the searches "
+		     "that meet them, first fit, 8-byte granule", STRUCT_BTREE_LAZY, ALGO_FIRST),
+	PROTO_ENGINE("lffo8", "B+tree with upper-bound maxima, order-aligned first fit, "
+		     "8-byte granule", STRUCT_BTREE_LAZY, ALGO_ORDER),
 };
 const size_t proto_nr_engines = sizeof(proto_engines) / sizeof(proto_engines[0]);

@@ -8,7 +8,7 @@
  *              rounds and harness (bench/speed_timing.c), over any mix of
  *              its engines (ff8, bf8, ffo8, tlsf8...) and the prototypes
  *              (bench/proto/engine_proto.c: tff8, tbf8, tffo8, bff8,
- *              bffo8); "-e" names them in the order of the table, and
+ *              bffo8, lff8, lffo8); "-e" names them in the order of the table, and
  *              bench/instr.sh counts their instructions with --bin.
  *   --verify   every prototype in lockstep with the library on the same
  *              stream (fill, then random free + alloc pairs): every
@@ -126,8 +126,9 @@ static void verify_one(const struct bench_engine *ce, const struct bench_engine 
 		fprintf(stderr, "genalloc-proto: %s: runs and bitmap disagree at the end\n", ce->name);
 		exit(1);
 	}
-	printf("  %-6s = %-6s pool %5zuK %2zu%% %5zu..%-5zu B: %zu blocks, %zu pairs, %zu failed: "
-	       "same answers\n", ce->name, re->name, pool >> 10, occ, lo, hi, nr, i, fails);
+	printf("  %-6s = %-6s pool %7zuK %2zu%% %5zu..%-5zu B: %6zu blocks, %6zu free runs, "
+	       "%zu pairs, %zu failed: same answers\n", ce->name, re->name, pool >> 10, occ, lo,
+	       hi, nr, proto_pool_runs(c), i, fails);
 	fflush(stdout);
 	for (i = 0; i < nr; i++)
 		if (set[i].off != ~0UL) {
@@ -159,6 +160,7 @@ static int verify(void)
 		{ "tff8", "kff8", "ff8" }, { "bff8", "kff8", "ff8" },
 		{ "tbf8", "kbf8", "bf8" },
 		{ "tffo8", "kffo8", "ffo8" }, { "bffo8", "kffo8", "ffo8" },
+		{ "lff8", "kff8", "ff8" }, { "lffo8", "kffo8", "ffo8" },
 	};
 	size_t i, k;
 
@@ -300,6 +302,36 @@ static int configure(struct speed_settings *s, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The goal is stated against tlsf8: each engine's time over tlsf8's at
+ * every point, the median of the ratios of their runs in the same round
+ * (speed_figure_ratio()), as the tables' "vs ff8" column.
+ */
+static void print_vs_tlsf(const struct speed_settings *s)
+{
+	size_t pi, oi, ti, ei, ref;
+
+	for (ref = 0; ref < s->ne && strcmp(s->e[ref]->name, "tlsf8"); ref++)
+		;
+	if (ref == s->ne)
+		return;
+	printf("\nVS TLSF8: ns per pair over tlsf8's, median of the rounds' ratios\n  %-18s",
+	       "pool occ threads");
+	for (ei = 0; ei < s->ne; ei++)
+		printf(" %7s", s->e[ei]->name);
+	printf("\n");
+	for (pi = 0; pi < s->nr_pools; pi++)
+		for (oi = 0; oi < s->nr_occ; oi++)
+			for (ti = 0; ti < s->nr_threads; ti++) {
+				printf("  %5zuM %3zu%% %7zu ", s->pools[pi] >> 20, s->occ[oi],
+				       s->threads[ti]);
+				for (ei = 0; ei < s->ne; ei++)
+					printf(" %7.2f", speed_figure_ratio(speed_result(s, pi, oi, ti, ei),
+									    speed_result(s, pi, oi, ti, ref)));
+				printf("\n");
+			}
+}
+
 static int timing(int argc, char **argv)
 {
 	struct speed_settings *s = calloc(1, sizeof(*s));
@@ -320,6 +352,7 @@ static int timing(int argc, char **argv)
 				speed_print_point(s, pi, oi, ti);
 	if (s->nr_pools > 1)
 		speed_print_scaling(s);
+	print_vs_tlsf(s);
 	free(s->results);
 	free(s);
 	return 0;

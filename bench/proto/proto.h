@@ -17,6 +17,8 @@ extern const size_t proto_nr_engines;
 /* The same pool, in granules: an offset or -1; and its release. */
 long proto_pool_alloc_granules(struct bench_pool *p, uint32_t nr);
 void proto_pool_free_granules(struct bench_pool *p, uint32_t off, uint32_t nr);
+/* How many free runs the structure holds. */
+size_t proto_pool_runs(const struct bench_pool *p);
 /* The structure's runs against the bitmap's free runs; 0 if they agree. */
 int proto_pool_check(const struct bench_pool *p);
 /* Bytes of the search structure alone (the bitmap apart): as allocated,
