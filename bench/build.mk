@@ -118,3 +118,6 @@ help-bench:
 	@echo '                  under valgrind (repeatable, unlike times; about 2 minutes);'
 	@echo '                  INSTR_ARGS="..." for options (bash bench/instr.sh --help)'
 	@echo '  $(BENCH_TRACER)  LD_PRELOAD malloc tracer (bench/README.md)'
+
+# The prototypes of the engine's next search structure (not run by make bench).
+include bench/proto/build.mk
