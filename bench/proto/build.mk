@@ -17,7 +17,7 @@ $(BENCH_PROTO): $(BENCH_PROTO_OBJS) $(LIB_A)
 # PROTO_ARGS="..." runs one timing (genalloc-speed's options) instead of
 # the verification and the memory table.
 PROTO_ARGS ?=
-.PHONY: proto
+.PHONY: proto help-proto
 proto:
 	@$(MAKE) --no-print-directory VARIANT=release $(BENCH_RELEASE)/genalloc-proto
 	@sh bench/machine.sh '$(CC)'
@@ -27,3 +27,9 @@ ifeq ($(PROTO_ARGS),)
 else
 	$(BENCH_RELEASE)/genalloc-proto $(PROTO_ARGS)
 endif
+
+help: help-proto
+help-proto:
+	@echo '  proto           prototypes of a free-run search structure (bench/proto/): each'
+	@echo '                  checked against the kernel'"'"'s answers, and their bookkeeping;'
+	@echo '                  PROTO_ARGS="..." times them instead (genalloc-speed'"'"'s options)'

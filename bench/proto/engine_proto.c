@@ -15,6 +15,7 @@
  *   lff8, lffo8        the same B+tree with lazy maxima: a shortened run
  *                      repairs nothing above its leaf until a search
  *                      meets the stale bound
+ * and tlsfbm8, not exact: tlsf8 with the bitmap's stores added, the floor.
  * Every answer is the kernel's: the lowest start of a run that holds the
  * request (first fit), the lowest start among the shortest such runs
  * (best fit), the lowest start aligned to the request's size rounded up
@@ -29,6 +30,7 @@
 #include "../engine.h"
 #include "bits.h"
 #include "btree.h"
+#include "../tlsf.h"
 #include "proto.h"
 #include "treap.h"
 
@@ -539,6 +541,103 @@ int proto_pool_check(const struct bench_pool *p)
 	return i == pp->size ? 0 : -1;
 }
 
+/* ---------------------------------------------------------------- floor */
+
+/*
+ * tlsfbm8: tlsf8 (bench/tlsf.c) with the kernel's bitmap beside it, set
+ * on every allocation and cleared on every free, the free's two neighbour
+ * bits read first, under the same lock.  Not exact, and not meant to be:
+ * it is what any design that keeps the bitmap pays on top of a search as
+ * cheap as TLSF's, so the lowest time an exact engine can hope for.
+ */
+struct floor_pool {
+	pthread_mutex_t lock;
+	struct tlsf *t;
+	uint64_t *map;
+	uint32_t size;
+	int touched;		/* the neighbour bits, so they are not optimized out */
+};
+
+static struct bench_pool *floor_create(const struct bench_engine *e,
+				       const struct bench_pool_config *cfg)
+{
+	struct bench_pool *p = calloc(1, sizeof(*p));
+	struct floor_pool *fp = calloc(1, sizeof(*fp));
+	size_t granules = cfg->capacity >> GRANULE_ORDER;
+
+	if (!p || !fp || cfg->regime != BENCH_FIXED || !granules || granules >= UINT32_MAX)
+		goto fail;
+	p->engine = e;
+	p->cfg = *cfg;
+	p->impl = fp;
+	if (bench_chunks_init(&p->chunks, cfg->chunk_size, cfg->capacity, cfg->fake))
+		goto fail;
+	p->chunks.obtained = cfg->capacity;
+	fp->size = (uint32_t)granules;
+	fp->t = tlsf_create(cfg->capacity, GRANULE_ORDER, 1024);
+	fp->map = calloc((granules + 63) / 64, sizeof(*fp->map));
+	if (fp->t && fp->map && !pthread_mutex_init(&fp->lock, NULL))
+		return p;
+	tlsf_destroy(fp->t);
+	free(fp->map);
+	bench_chunks_release(&p->chunks);
+fail:
+	free(fp);
+	free(p);
+	return NULL;
+}
+
+static unsigned long floor_alloc(struct bench_pool *p, size_t size)
+{
+	struct floor_pool *fp = p->impl;
+	uint32_t nr = size ? (uint32_t)((size + (1u << GRANULE_ORDER) - 1) >> GRANULE_ORDER) : 1;
+	long off;
+
+	pthread_mutex_lock(&fp->lock);
+	off = tlsf_alloc(fp->t, size);
+	if (off >= 0)
+		proto_bits_assign(fp->map, (uint64_t)off >> GRANULE_ORDER, nr, 1);
+	pthread_mutex_unlock(&fp->lock);
+	return off < 0 ? 0 : p->chunks.base + (unsigned long)off;
+}
+
+static void floor_free(struct bench_pool *p, unsigned long addr, size_t size)
+{
+	struct floor_pool *fp = p->impl;
+	uint32_t nr = size ? (uint32_t)((size + (1u << GRANULE_ORDER) - 1) >> GRANULE_ORDER) : 1;
+	uint32_t off = (uint32_t)((addr - p->chunks.base) >> GRANULE_ORDER);
+
+	pthread_mutex_lock(&fp->lock);
+	fp->touched += (off && !proto_bit(fp->map, off - 1)) +
+		       (off + nr < fp->size && !proto_bit(fp->map, off + nr));
+	proto_bits_assign(fp->map, off, nr, 0);
+	if (tlsf_free(fp->t, addr - p->chunks.base))
+		abort();
+	pthread_mutex_unlock(&fp->lock);
+}
+
+static void floor_stats(struct bench_pool *p, struct bench_stats *st)
+{
+	struct floor_pool *fp = p->impl;
+
+	st->obtained = p->chunks.obtained;
+	st->free_bytes = tlsf_free_bytes(fp->t);
+	st->largest_free = tlsf_largest_free(fp->t);
+	st->metadata = tlsf_bytes(fp->t) + (fp->size + 63) / 64 * sizeof(uint64_t);
+}
+
+static void floor_destroy(struct bench_pool *p)
+{
+	struct floor_pool *fp = p->impl;
+
+	pthread_mutex_destroy(&fp->lock);
+	tlsf_destroy(fp->t);
+	free(fp->map);
+	free(fp);
+	bench_chunks_release(&p->chunks);
+	free(p);
+}
+
 #define PROTO_ENGINE(name, descr, st, algo) \
 	{ name, "proto", descr, proto_create, proto_alloc, proto_free, proto_granted, \
 	  proto_stats, proto_destroy, NULL, st, algo, NULL, NULL }
@@ -558,5 +657,8 @@ const struct bench_engine proto_engines[] = {
 		     "that meet them, first fit, 8-byte granule", STRUCT_BTREE_LAZY, ALGO_FIRST),
 	PROTO_ENGINE("lffo8", "B+tree with upper-bound maxima, order-aligned first fit, "
 		     "8-byte granule", STRUCT_BTREE_LAZY, ALGO_ORDER),
+	{ "tlsfbm8", "floor", "tlsf8 plus the kernel's bitmap, set and cleared as the prototypes do "
+	  "(not exact: the floor of any engine that keeps the bitmap)", floor_create, floor_alloc,
+	  floor_free, proto_granted, floor_stats, floor_destroy, NULL, 0, 0, NULL, NULL },
 };
 const size_t proto_nr_engines = sizeof(proto_engines) / sizeof(proto_engines[0]);
