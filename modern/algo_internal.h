@@ -23,7 +23,9 @@
  *            MODERN_ALGO_SEEK_POW2: the chunks are tried from the newest one
  *            with a run of the request rounded up to a power of two;
  *            MODERN_ALGO_EXACT: SEARCH gives FN's very granule (the kernel's
- *            placement), not only a run where FN finds one
+ *            placement), not only a run where FN finds one;
+ *            MODERN_ALGO_TELLS_CLASSES: SEARCH told best fit's size classes
+ *            of its claim already (it is their search)
  *
  *   Which index consumers a row needs follows from its search: best fit's
  *   size classes attach themselves on its first search, the aligned
@@ -50,6 +52,9 @@
 
 /* SEARCH's answer starts the free run that holds it. */
 #define MODERN_ALGO_STARTS_RUN 1U
+/* SEARCH has told the index's size classes of the claim it answers, so the
+ * claim does not (the index would otherwise call back up into them). */
+#define MODERN_ALGO_TELLS_CLASSES 8U
 /* The chunk directory first seeks the newest chunk with a run of the
  * request rounded up to a power of two (where SEARCH answers at once). */
 #define MODERN_ALGO_SEEK_POW2 2U
@@ -93,7 +98,7 @@ static inline unsigned long modern_algo_search_best(struct gen_pool *pool,
 {
 	(void)pool;
 	(void)data;
-	return modern_best_fit(chunk->index, chunk->bits, nr, run_end);
+	return modern_best_fit_claim(chunk->index, chunk->bits, nr, run_end);
 }
 
 static inline unsigned long modern_algo_search_order(struct gen_pool *pool,
@@ -198,7 +203,8 @@ static inline bool modern_algo_no_data(const void *data, const struct gen_pool *
 							      MODERN_ALGO_EXACT)      \
 	ROW(BEST_FIT,    gen_pool_best_fit,              modern_algo_no_data,               \
 	    modern_algo_search_best,  NULL,                   MODERN_ALGO_STARTS_RUN | \
-							      MODERN_ALGO_EXACT)      \
+							      MODERN_ALGO_EXACT |      \
+							      MODERN_ALGO_TELLS_CLASSES)      \
 	ROW(ORDER_ALIGN, gen_pool_first_fit_order_align, modern_algo_no_data,               \
 	    modern_algo_search_order, modern_algo_grid_order, MODERN_ALGO_EXACT)                           \
 	ROW(ALIGN,       gen_pool_first_fit_align,       modern_bitmapfit_align_ok,         \

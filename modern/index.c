@@ -614,12 +614,6 @@ void modern_index_attach(struct modern_index *ix, enum modern_index_slot slot,
 	ix->consumer[slot] = c;
 }
 
-const struct modern_index_consumer *modern_index_consumer(const struct modern_index *ix,
-							  enum modern_index_slot slot)
-{
-	return ix->consumer[slot];
-}
-
 void modern_index_destroy(struct modern_index *ix)
 {
 	if (!ix)
@@ -706,13 +700,13 @@ static MODERN_ALWAYS_INLINE bool has_consumer(const struct modern_index *ix)
  * of a chunk without any pays one test. */
 static MODERN_ALWAYS_INLINE void lazy_update(struct modern_index *ix, const unsigned long *map,
 					struct run r, unsigned long start, unsigned long nr,
-					bool claim)
+					bool claim, unsigned int told)
 {
 	const struct modern_index_change chg = { r.start, r.end, start, nr, claim };
 	unsigned int s;
 
 	for (s = 0; s < MODERN_INDEX_SLOTS; s++)
-		if (ix->consumer[s])
+		if (ix->consumer[s] && !(told >> s & 1))
 			ix->consumer[s]->ops->change(ix->consumer[s], ix, map, &chg);
 }
 
@@ -757,12 +751,13 @@ claimed(struct modern_index *ix, const unsigned long *map, unsigned long b, stru
 
 /* Bits [@start, @start + @nr) were claimed out of the free run @r. */
 static MODERN_ALWAYS_INLINE void claim_in(struct modern_index *ix, const unsigned long *map,
-					  unsigned long start, unsigned long nr, struct run r)
+					  unsigned long start, unsigned long nr, struct run r,
+					  unsigned int told)
 {
 	full_update(ix, start, start + nr, r.start, r.end, false);
 	r = claimed(ix, map, start + nr, r);
 	if (has_consumer(ix))
-		lazy_update(ix, map, r, start, nr, true);
+		lazy_update(ix, map, r, start, nr, true, told);
 }
 
 void modern_index_update(struct modern_index *ix, const unsigned long *map,
@@ -776,25 +771,27 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
 		 * words, so they can be found before the full map is told. */
 		r.start = modern_index_run_start(ix, map, start);
 		r.end = next_used(ix, map, end);
-		claim_in(ix, map, start, nr, r);
+		claim_in(ix, map, start, nr, r, 0);
 		return;
 	}
 	r = released(ix, map, start, end);
 	if (has_consumer(ix))
-		lazy_update(ix, map, r, start, nr, false);
+		lazy_update(ix, map, r, start, nr, false, 0);
 }
 
 void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
-			    unsigned long start, unsigned long nr, unsigned long run_end)
+			    unsigned long start, unsigned long nr, unsigned long run_end,
+			    unsigned int told)
 {
-	claim_in(ix, map, start, nr, (struct run){ start, run_end });
+	claim_in(ix, map, start, nr, (struct run){ start, run_end }, told);
 }
 
 void modern_index_claim_within(struct modern_index *ix, const unsigned long *map,
 			       unsigned long start, unsigned long nr, unsigned long run_end)
 {
 	/* Bits below @start are as they were: the run's start is still there. */
-	claim_in(ix, map, start, nr, (struct run){ modern_index_run_start(ix, map, start), run_end });
+	claim_in(ix, map, start, nr, (struct run){ modern_index_run_start(ix, map, start), run_end },
+		 0);
 }
 
 /* Does every leaf hold its block's value, and level 1 their maxima, the

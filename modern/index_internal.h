@@ -128,12 +128,17 @@ void modern_index_update(struct modern_index *ix, const unsigned long *map,
  * @run_end: the end of that free run before the claim (its first used bit
  *           after it, or the map's size), >= @start + @nr
  *
+ * @told:    the consumer slots (1 << enum modern_index_slot) that already
+ *           know of this claim: the search that found it told them, so the
+ *           index does not call back up into them
+ *
  * What first fit and best fit claim (modern_index_find_first()'s and
  * modern_best_fit()'s answers): the update skips looking for the
  * run's two ends.
  */
 void modern_index_claim_run(struct modern_index *ix, const unsigned long *map,
-			    unsigned long start, unsigned long nr, unsigned long run_end);
+			    unsigned long start, unsigned long nr, unsigned long run_end,
+			    unsigned int told);
 
 /**
  * modern_index_claim_within() - modern_index_claim_run() for a claim that
@@ -321,8 +326,5 @@ struct modern_index_consumer {
 void modern_index_attach(struct modern_index *ix, enum modern_index_slot slot,
 			 const struct modern_index_consumer *c);
 
-/** modern_index_consumer() - the consumer in @slot, or NULL */
-const struct modern_index_consumer *modern_index_consumer(const struct modern_index *ix,
-							  enum modern_index_slot slot);
 
 #endif /* GENALLOC_MODERN_INDEX_INTERNAL_H */

@@ -437,6 +437,14 @@ static MODERN_ALWAYS_INLINE void settle_short_dirty(struct modern_index *ix, uns
 		flush_dirty_block(ix);
 }
 
+/* modern_index_consumer() - the consumer in @slot, or NULL; inline, so a
+ * search reads it without a call into index.c */
+static inline const struct modern_index_consumer *
+modern_index_consumer(const struct modern_index *ix, enum modern_index_slot slot)
+{
+	return ix->consumer[slot];
+}
+
 /* settle_dirty() for a search whose answer is bit @r (or NONE). */
 static MODERN_ALWAYS_INLINE void settle_dirty_at(struct modern_index *ix, unsigned long r)
 {

@@ -168,7 +168,9 @@ claim_indexed(struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long
 	if (run_end == MODERN_INDEX_NONE)
 		modern_index_update(ix, chunk->bits, *bit, nbits);
 	else if (flags & MODERN_ALGO_STARTS_RUN)
-		modern_index_claim_run(ix, chunk->bits, *bit, nbits, run_end);
+		modern_index_claim_run(ix, chunk->bits, *bit, nbits, run_end,
+				       flags & MODERN_ALGO_TELLS_CLASSES ?
+				       1U << MODERN_INDEX_CLASSES : 0);
 	else
 		modern_index_claim_within(ix, chunk->bits, *bit, nbits, run_end);
 	MODERN_ASSERT(pool, modern_inv_index_matches(chunk), chunk->start_addr, 0);

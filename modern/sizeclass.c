@@ -865,3 +865,21 @@ unsigned long modern_best_fit(struct modern_index *ix, const unsigned long *map,
 	settle_dirty_at(ix, r);
 	return r;
 }
+
+unsigned long modern_best_fit_claim(struct modern_index *ix, const unsigned long *map,
+				    unsigned long nr, unsigned long *run_end)
+{
+	unsigned long r = modern_best_fit(ix, map, nr, run_end);
+	const struct modern_index_consumer *c = modern_index_consumer(ix, MODERN_INDEX_CLASSES);
+	struct modern_sizeclass *sc;
+
+	if (r == MODERN_INDEX_NONE || !c)
+		return r;
+	/* The claim of [r, r + nr) out of the run [r, *run_end), as sc_change()
+	 * would hear it from the index. */
+	sc = sc_of(c);
+	run_removed(sc, r, *run_end - r);
+	if (r + nr < *run_end)
+		run_added(sc, r + nr, *run_end - (r + nr));
+	return r;
+}

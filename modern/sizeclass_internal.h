@@ -73,6 +73,21 @@ void modern_sc_visit_runs(const struct modern_index *ix, const unsigned long *ma
 			     modern_sc_visit_fn visit, void *arg);
 
 /**
+ * modern_best_fit_claim() - modern_best_fit(), and the size classes told
+ * of the claim of its answer, [answer, answer + @nr) out of the run that
+ * ends at *@run_end
+ *
+ * For the pool's best-fit path, which claims the answer at once and then
+ * tells the index with modern_index_claim_run(..., 1U << MODERN_INDEX_CLASSES):
+ * the classes learn of the claim from their own search, and the index
+ * does not call back up into them.
+ *
+ * Return: the run's first bit, or MODERN_INDEX_NONE (nothing told).
+ */
+unsigned long modern_best_fit_claim(struct modern_index *ix, const unsigned long *map,
+				    unsigned long nr, unsigned long *run_end);
+
+/**
  * modern_sc_verify() - does every class agree with @map: its count, its
  * bound, its head exactly the runs before its horizon, every run marked in
  * its row?  (Stale extra marks are allowed: refills clear them.)

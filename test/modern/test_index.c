@@ -526,7 +526,7 @@ START_TEST(claims_with_known_run_stay_exact)
 			if (end == MODERN_INDEX_NONE) {
 				modern_index_update(ix, map, p, nr);
 			} else if (first_fit) {
-				modern_index_claim_run(ix, map, p, nr, end);
+				modern_index_claim_run(ix, map, p, nr, end, 0);
 				known++;
 			} else {
 				modern_index_claim_within(ix, map, p, nr, end);

@@ -84,7 +84,7 @@ static unsigned long take(struct chunk *ch, unsigned long nr)
 	if (want != MODERN_INDEX_NONE) {
 		check_run(ch, want, end);
 		modern_bitmap_set(ch->map, want, nr);
-		modern_index_claim_run(ch->ix, ch->map, want, nr, end);
+		modern_index_claim_run(ch->ix, ch->map, want, nr, end, 0);
 	}
 	ck_assert(modern_index_verify(ch->ix, ch->map));
 	return want;
