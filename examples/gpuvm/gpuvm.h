@@ -29,8 +29,10 @@
 /* The command DMA engine's window: 4 GiB.  Where long has 32 bits no
  * address reaches past one, and there is no window to keep. */
 #if ULONG_MAX > 0xffffffffUL
+#define GPUVM_HAS_CMD_WINDOW	1
 #define GPUVM_CMD_WINDOW	(1UL << 32)
 #else
+#define GPUVM_HAS_CMD_WINDOW	0
 #define GPUVM_CMD_WINDOW	0UL
 #endif
 

@@ -81,7 +81,13 @@ static void pages(struct story *s, size_t want_held, int want_imported, int want
 
 static bool crosses_4g(unsigned long addr, size_t size)
 {
-	return GPUVM_CMD_WINDOW && addr / GPUVM_CMD_WINDOW != (addr + size - 1) / GPUVM_CMD_WINDOW;
+#if GPUVM_HAS_CMD_WINDOW
+	return addr / GPUVM_CMD_WINDOW != (addr + size - 1) / GPUVM_CMD_WINDOW;
+#else
+	(void)addr;
+	(void)size;
+	return false;
+#endif
 }
 
 /* A buffer of @size for @what (a command buffer if @cmd), expected at @want. */
@@ -180,11 +186,11 @@ int main(int argc, char **argv)
 	unsigned long fw;
 
 	s.checking = argc > 1 && !strcmp(argv[1], "--check");
-	if (!GPUVM_CMD_WINDOW) {
-		/* The story's addresses pass 4 GiB. */
-		printf("gpuvm: needs a 64-bit long; nothing to show\n");
-		return 0;
-	}
+#if !GPUVM_HAS_CMD_WINDOW
+	/* The story's addresses pass 4 GiB. */
+	printf("gpuvm: needs a 64-bit long; nothing to show\n");
+	return 0;
+#endif
 	s.parent = gen_pool_create(PARENT_ORDER, NUMA_NO_NODE);
 	if (!s.parent || gen_pool_add(s.parent, s.parent_base, s.parent_size, NUMA_NO_NODE)) {
 		fprintf(stderr, "gpuvm: cannot create the page allocator\n");
