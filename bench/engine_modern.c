@@ -2,9 +2,9 @@
 /*
  * bench/engine_modern.c - the kernel's bitmap engine, used natively.
  *
- * Nine configurations: first fit, best fit and first fit order-aligned, each
- * at granules of 8, 16 and 32 bytes, and instant fit at 8 bytes.  Growing pools add a chunk from the
- * shared source whenever a request fails, which is what a kernel driver does
+ * Ten configurations: first fit, best fit and first fit order-aligned, each
+ * at granules of 8, 16 and 32 bytes, and instant fit at 8 bytes.  Growing
+ * pools add a chunk from the shared source whenever a request fails, which is what a kernel driver does
  * with gen_pool_add() when it owns more memory; fixed pools get their whole
  * capacity as one range, or as many equal chunks when the configuration
  * asks (genalloc-speed --chunks).  The engine never touches the managed memory, so
