@@ -53,8 +53,8 @@ BENCH_RELEASE := build/release$(if $(filter cc,$(CCNAME)),,-$(CCNAME))/bench
 COMPARE_ARGS ?=
 BENCH_ARGS ?=
 # The engines of the fixed-request-size workloads: index and linear search
-# of each algorithm, the two TLSF yardsticks, the 2005 buddy and compat.
-BENCH_FIXED_ENGINES := ff8,kff8,bf8,kbf8,ffo8,kffo8,ffa8,kffa8,tlsfi8,tlsf8,buddy,compat
+# of each algorithm, instant fit, the two TLSF yardsticks, the 2005 buddy and compat.
+BENCH_FIXED_ENGINES := ff8,kff8,bf8,kbf8,if8,ffo8,kffo8,ffa8,kffa8,tlsfi8,tlsf8,buddy,compat
 
 .PHONY: compare bench bench-instr bench-programs help-bench
 bench-programs: $(BENCH_COMPARE) $(BENCH_SPEED) $(BENCH_ORDER) $(BENCH_TRACER)

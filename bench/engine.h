@@ -157,6 +157,9 @@ extern const struct bench_engine bench_engines_modern_page[];
 extern const struct bench_engine bench_engines_modern_records[];
 extern const size_t bench_nr_engines_modern_records;
 extern const size_t bench_nr_engines_modern_page;
+/* gen_pool_xalloc() under each constraint: genalloc-speed -e xa8,xn8,xw8. */
+extern const struct bench_engine bench_engines_modern_xalloc[];
+extern const size_t bench_nr_engines_modern_xalloc;
 extern const struct bench_engine bench_engines_tlsf[];
 extern const size_t bench_nr_engines_tlsf;
 

@@ -32,7 +32,7 @@ const char *bench_engine_label(const struct bench_engine *e)
 {
 	static const struct { const char *prefix, *what; } kinds[] = {
 		{ "ffo", "bitmap order-aligned" }, { "ff", "bitmap first fit" },
-		{ "bf", "bitmap best fit" },
+		{ "bf", "bitmap best fit" }, { "if", "bitmap instant fit" },
 	};
 	static _Thread_local char buf[4][48];
 	static _Thread_local unsigned int next;
@@ -64,6 +64,8 @@ const char *bench_engine_family(const struct bench_engine *e)
 		return "first fit";
 	if (!strncmp(e->name, "bf", 2))
 		return "best fit";
+	if (!strncmp(e->name, "if", 2))
+		return "instant fit";
 	return e->family;
 }
 

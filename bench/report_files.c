@@ -168,6 +168,7 @@ static const struct {
 	{ "first fit", { "#005A8C", "#0072B2", "#56B4E9" } },
 	{ "best fit", { "#006B4F", "#009E73", "#7FD4B9" } },
 	{ "order-aligned", { "#A04000", "#D55E00", "#F0A070" } },
+	{ "instant fit", { "#CC79A7", "#CC79A7", "#CC79A7" } },
 };
 
 static const char *colour_of(const struct bench_study *s, size_t ei)

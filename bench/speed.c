@@ -262,6 +262,10 @@ static const struct check_case {
 	{ "every engine, 1 and 2 threads",
 	  { "check", "--pools", "64K,1M", "-o", "50", "-t", "1,2", "--linear", "64,4K",
 	    CHECK_ARGS, NULL }, 2 },
+	/* The engines only a name selects: block records, gen_pool_xalloc(). */
+	{ "engines named only, 1 and 2 threads",
+	  { "check", "--pools", "64K,1M", "-o", "50,90", "-t", "1,2", "--linear", "none",
+	    "-e", "rff8,rbf8,rffo8,xa8,xn8,xw8", CHECK_ARGS, NULL }, 2 },
 	{ "a pool too small for the scaled sizes",
 	  { "check", "--pools", "1K", "-o", "90", "-t", "1", "--linear", "none", CHECK_ARGS,
 	    NULL }, 1 },

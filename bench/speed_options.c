@@ -63,10 +63,13 @@ const struct bench_engine *speed_engine_find(const char *name)
 	for (i = 0; i < n; i++)
 		if (!strcmp(l[i]->name, name))
 			return l[i];
-	/* Block records: only when asked for by name. */
+	/* Block records and gen_pool_xalloc(): only when asked for by name. */
 	for (i = 0; i < bench_nr_engines_modern_records; i++)
 		if (!strcmp(bench_engines_modern_records[i].name, name))
 			return &bench_engines_modern_records[i];
+	for (i = 0; i < bench_nr_engines_modern_xalloc; i++)
+		if (!strcmp(bench_engines_modern_xalloc[i].name, name))
+			return &bench_engines_modern_xalloc[i];
 	/* The loop alone, as an engine: bench/instr.sh counts it this way. */
 	if (!strcmp(name, bench_engine_noop.name))
 		return &bench_engine_noop;
@@ -90,7 +93,12 @@ void speed_usage(FILE *f)
 "                        lxbf8, lxffo8, lxffa8 (<linux/genalloc.h>'s\n"
 "                        lock-free default, same path), tlsfi8,\n"
 "                        tlsf8; 'harness' times the loop alone like an\n"
-"                        engine)\n"
+"                        engine).  Only when named: rff8, rbf8, rffo8\n"
+"                        (block records), and gen_pool_xalloc() under one\n"
+"                        constraint each: xa8 (align 64, phase 0), xn8\n"
+"                        (nocross 64 KiB, or the request's power of two if\n"
+"                        larger), xw8 (minaddr..maxaddr: the middle half of\n"
+"                        a range twice the pool)\n"
 "  -r, --runs N          runs per point, 1 to 64; the median is reported\n"
 "                        (default 5)\n"
 "  -n, --pairs N         pairs per run (default 20000)\n"

@@ -392,14 +392,20 @@ unsigned long modern_import_xalloc(struct gen_pool *pool, size_t size,
 {
 	struct retry r = { size, NULL, NULL, NULL, c, true };
 	unsigned long g = modern_pool_granule(pool);
-	size_t slack = 0;
+	size_t slack = 0, rsize;
 
 	/* Room to reach the phase, and to start a window; minaddr and maxaddr
-	 * depend on where the span lies, which only the import knows. */
+	 * depend on where the span lies, which only the import knows.  A span
+	 * one rounded size longer than the block holds it without crossing:
+	 * at most one window boundary falls within it (else a whole window
+	 * does), and one side of it keeps the block's granules whole; so a
+	 * nocross of 4 GiB asks for no more than a small one. */
 	if (c && c->align > g)
 		slack = add_sat(slack, c->align - g);
-	if (c && c->nocross)
-		slack = add_sat(slack, c->nocross - g);
+	if (c && c->nocross) {
+		rsize = ((size - 1) | (g - 1)) + 1;
+		slack = add_sat(slack, c->nocross - g < rsize ? c->nocross - g : rsize);
+	}
 	if (!size || (c && slack == 0 && (c->align > g || c->nocross > g)))
 		return 0;
 	return import_for(pool, &r, slack);

@@ -6,6 +6,7 @@
  * every refused input.
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "../support.h"
@@ -181,6 +182,35 @@ START_TEST(xalloc_imports_and_an_unused_import_goes_back)
 	gen_pool_free(pool, a, 0x30);
 	EXPECT_EQ(s.releases, 2);
 	assert_model(pool, &s, 0);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
+/* A window as wide as the address space's top bit asks the import for the
+ * block and one rounded size more, not for the window. */
+START_TEST(xalloc_nocross_imports_a_small_span)
+{
+	struct gen_pool *pool = gen_pool_create(4, -1);
+	struct gen_pool_constraints c = { .nocross = ULONG_MAX / 2 + 1 };
+	struct source s;
+	unsigned long a, b;
+
+	source_init(&s);
+	ck_assert_int_eq(gen_pool_set_import(pool, source_import, source_release, 0, &s), 0);
+	a = gen_pool_xalloc(pool, 0x28, &c);
+	EXPECT_EQ(a, 0x40000000);
+	EXPECT_EQ(s.len[0], 0x60);
+	/* A small window: the block's size again, the window less a granule
+	 * being more. */
+	c.nocross = 0x40;
+	b = gen_pool_xalloc(pool, 0x40, &c);
+	EXPECT_EQ(s.imports, 2);
+	EXPECT_EQ(s.len[1], 0x70);
+	EXPECT_EQ(b, 0x40100000);
+	assert_model(pool, &s, 0);
+	gen_pool_free(pool, a, 0x28);
+	gen_pool_free(pool, b, 0x40);
+	EXPECT_EQ(s.releases, 2);
 	gen_pool_destroy(pool);
 }
 END_TEST
@@ -401,6 +431,7 @@ Suite *modern_import_suite(void)
 
 	tcase_add_test(tc, imports_when_full_releases_when_empty);
 	tcase_add_test(tc, xalloc_imports_and_an_unused_import_goes_back);
+	tcase_add_test(tc, xalloc_nocross_imports_a_small_span);
 	tcase_add_loop_test(tc, random_imports_against_the_model, 0, 3);
 	tcase_add_test(tc, stacked_pools);
 	tcase_add_test(tc, callbacks_reentering_the_pool_are_refused);
