@@ -66,7 +66,8 @@ bool modern_inv_same_answer(struct gen_pool *pool, const struct gen_pool_chunk *
 			    genpool_algo_t algo, void *data, unsigned long nr, unsigned long bit,
 			    bool exact);
 
-/* @chunk's index (and every consumer on it) matches its bitmap. */
+/* @chunk's index matches its bitmap (gen_pool_check() also checks what is
+ * built on it). */
 bool modern_inv_index_matches(const struct gen_pool_chunk *chunk);
 
 #endif /* GENALLOC_MODERN_ASSERT_INTERNAL_H */

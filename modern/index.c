@@ -818,7 +818,7 @@ static bool leaves_verify(const struct modern_index *ix, const unsigned long *ma
 	return true;
 }
 
-bool modern_index_verify(const struct modern_index *ix, const unsigned long *map)
+bool modern_index_verify_own(const struct modern_index *ix, const unsigned long *map)
 {
 	unsigned int l;
 	unsigned long i;
@@ -840,6 +840,15 @@ bool modern_index_verify(const struct modern_index *ix, const unsigned long *map
 		for (i = 0; i < ix->count[l]; i++)
 			if (ix->max[l][i] != node_max(ix, l, i))
 				return false;
+	return true;
+}
+
+bool modern_index_verify(const struct modern_index *ix, const unsigned long *map)
+{
+	unsigned int l;
+
+	if (!modern_index_verify_own(ix, map))
+		return false;
 	for (l = 0; l < MODERN_INDEX_SLOTS; l++)
 		if (ix->consumer[l] && !ix->consumer[l]->ops->verify(ix->consumer[l], ix, map))
 			return false;

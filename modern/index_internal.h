@@ -165,6 +165,14 @@ void modern_index_claim_within(struct modern_index *ix, const unsigned long *map
 bool modern_index_verify(const struct modern_index *ix, const unsigned long *map);
 
 /**
+ * modern_index_verify_own() - modern_index_verify() of the index's own
+ * summaries (full map, leaves, tree, dirty block), not of what is built on
+ * it: it reads only, allocates nothing and takes no lock, so the checked
+ * build's assertions may run it inside a signal handler
+ */
+bool modern_index_verify_own(const struct modern_index *ix, const unsigned long *map);
+
+/**
  * modern_index_find() - the lowest run of @nr clear bits at or after @lo
  * @ix:  the index
  * @map: its bitmap
