@@ -670,9 +670,10 @@ static inline size_t gen_pool_free_addr(struct gen_pool *pool, unsigned long add
  * order; a tail shorter than a granule is in no run.  In a pool that keeps
  * block records (gen_pool_use_block_records()) each block is a used run of
  * its own, so two used runs may follow each other.  The walk holds the
- * pool's lock throughout, so in indexed mode it sees one state of the pool
- * and @func must not call into @pool (an allocation or free would wait for
- * the walk forever).  In lock-free mode allocations and frees do not wait
+ * pool's lock throughout, so in indexed mode it sees one state of the pool,
+ * and a call @func makes into @pool that takes the lock (an allocation, a
+ * free) is refused at once with WARN EREENTRY and its failure value, as
+ * every re-entry is.  In lock-free mode allocations and frees do not wait
  * for it: the runs are exact only while none is in flight.  Not
  * async-signal-safe.  Costs O(bitmap words + runs).
  *
