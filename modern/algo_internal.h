@@ -80,48 +80,26 @@ typedef bool (*modern_algo_data_ok_t)(const void *data, const struct gen_pool *p
 
 /* ------------------------------------------------------------ searches */
 
-/* The searches without data read only the chunk's index and bitmap. */
-static inline unsigned long modern_algo_search_first(struct gen_pool *pool,
-						     struct gen_pool_chunk *chunk,
-						     unsigned long nr, const void *data,
-						     unsigned long *run_end)
-{
-	(void)pool;
-	(void)data;
-	return modern_index_find_first(chunk->index, chunk->bits, nr, run_end);
-}
-
-static inline unsigned long modern_algo_search_best(struct gen_pool *pool,
-						    struct gen_pool_chunk *chunk,
-						    unsigned long nr, const void *data,
-						    unsigned long *run_end)
-{
-	(void)pool;
-	(void)data;
-	return modern_best_fit_claim(chunk->index, chunk->bits, nr, run_end);
-}
-
-static inline unsigned long modern_algo_search_order(struct gen_pool *pool,
-						     struct gen_pool_chunk *chunk,
-						     unsigned long nr, const void *data,
-						     unsigned long *run_end)
-{
-	(void)pool;
-	(void)data;
-	return modern_index_find_order_aligned(chunk->index, chunk->bits, nr, run_end);
-}
-
-/* gen_pool_instant_fit(): a run of the request's next power of two, at once. */
-static inline unsigned long modern_algo_search_instant(struct gen_pool *pool,
-						       struct gen_pool_chunk *chunk,
-						       unsigned long nr, const void *data,
-						       unsigned long *run_end)
-{
-	(void)pool;
-	(void)data;
-	*run_end = MODERN_INDEX_NONE;
-	return modern_instant_fit(chunk->index, chunk->bits, nr, run_end);
-}
+/*
+ * The searches without data read only the chunk's index and bitmap: each is
+ * its search file's function in the table's signature.  Best fit's tells
+ * its size classes of the claim (TELLS_CLASSES); instant fit's answers any
+ * run of the request's next power of two at once.
+ */
+#define MODERN_ALGO_INDEX_SEARCH(NAME, FIND)                                        \
+	static inline unsigned long modern_algo_search_##NAME(                     \
+		struct gen_pool *pool, struct gen_pool_chunk *chunk, unsigned long nr, \
+		const void *data, unsigned long *run_end)                            \
+	{                                                                          \
+		(void)pool;                                                        \
+		(void)data;                                                        \
+		return FIND(chunk->index, chunk->bits, nr, run_end);               \
+	}
+MODERN_ALGO_INDEX_SEARCH(first, modern_index_find_first)
+MODERN_ALGO_INDEX_SEARCH(best, modern_best_fit_claim)
+MODERN_ALGO_INDEX_SEARCH(order, modern_index_find_order_aligned)
+MODERN_ALGO_INDEX_SEARCH(instant, modern_instant_fit)
+#undef MODERN_ALGO_INDEX_SEARCH
 
 /* gen_pool_first_fit_align(): its alignment as a grid on the chunk. */
 static inline unsigned long modern_algo_search_align(struct gen_pool *pool,
