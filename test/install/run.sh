@@ -30,7 +30,9 @@ ok() {
 
 # The installed library is the one CC built, not another compiler's.
 so=$(ls "$root"/lib/libgenalloc.so.*.*.*)
-if "$cc" --version | grep -q clang; then want=clang; else want=GCC; fi
+# grep without -q: under pipefail, a grep that stops reading early fails
+# the pipeline when its writer meets the closed pipe.
+if "$cc" --version | grep clang >/dev/null; then want=clang; else want=GCC; fi
 if ! readelf -p .comment "$so" | grep "$want" >/dev/null; then
 	echo "check-install: $so was not built by $cc:" >&2
 	readelf -p .comment "$so" >&2
@@ -102,7 +104,7 @@ man3=$root/share/man/man3
 bash "$top/test/docs/man_names.sh" --installed "$man3" \
 	$(find "$root/include/genalloc" -name '*.h' | sort)
 mandoc -T lint -W warning "$man3"/*.3
-mandoc -T ascii "$man3/gen_pool_free.3" | sed 's/.\x08//g' | grep -q 'gen_pool_free(struct gen_pool \*pool' \
+mandoc -T ascii "$man3/gen_pool_free.3" | sed 's/.\x08//g' | grep 'gen_pool_free(struct gen_pool \*pool' >/dev/null \
 	|| { echo "check-install: gen_pool_free(3) does not show its synopsis" >&2; exit 1; }
 for f in README LICENSE LICENSES/GPL-2.0-only.txt LICENSES/BSD-2-Clause.txt docs/misuse.md; do
 	cmp -s "$top/$f" "$root/share/doc/genalloc/$f" \
