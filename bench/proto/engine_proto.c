@@ -15,6 +15,13 @@
  *   lff8, lffo8        the same B+tree with lazy maxima: a shortened run
  *                      repairs nothing above its leaf until a search
  *                      meets the stale bound
+ *   sff8, sbf8         no tree of addresses: runs in TLSF's size classes,
+ *                      each class a heap (segfit.h), with hashes of run
+ *                      ends for a release's neighbours
+ *   snff8, snbf8       the same without the bitmap, the hashes alone
+ *                      telling a release's neighbours: what an exact
+ *                      search costs when nothing else is kept (no double
+ *                      free is caught, no walk or lock-free mode served)
  * and tlsfbm8, not exact: tlsf8 with the bitmap's stores added, the floor.
  * Every answer is the kernel's: the lowest start of a run that holds the
  * request (first fit), the lowest start among the shortest such runs
@@ -32,10 +39,11 @@
 #include "btree.h"
 #include "../tlsf.h"
 #include "proto.h"
+#include "segfit.h"
 #include "treap.h"
 
 enum proto_algo { ALGO_FIRST, ALGO_BEST, ALGO_ORDER };
-enum proto_struct { STRUCT_TREAP, STRUCT_BTREE, STRUCT_BTREE_LAZY };
+enum proto_struct { STRUCT_TREAP, STRUCT_BTREE, STRUCT_BTREE_LAZY, STRUCT_SEG, STRUCT_SEG_NOMAP };
 
 struct proto_pool {
 	pthread_mutex_t lock;
@@ -44,6 +52,7 @@ struct proto_pool {
 	struct proto_treap at;		/* by address, augmented */
 	struct proto_treap bs;		/* by (length, start): best fit only */
 	struct proto_btree bt;
+	struct proto_seg seg;
 };
 
 #define GRANULE_ORDER 3
@@ -291,8 +300,13 @@ long proto_pool_alloc_granules(struct bench_pool *p, uint32_t nr)
 	struct proto_pool *pp = p->impl;
 	long off;
 
-	off = p->engine->arg == STRUCT_TREAP ? treap_alloc(pp, p->engine->arg2, nr)
-					     : btree_alloc(pp, p->engine->arg2, nr);
+	if (p->engine->arg == STRUCT_SEG_NOMAP)
+		return proto_seg_alloc(&pp->seg, nr);
+	if (p->engine->arg == STRUCT_SEG)
+		off = proto_seg_alloc(&pp->seg, nr);
+	else
+		off = p->engine->arg == STRUCT_TREAP ? treap_alloc(pp, p->engine->arg2, nr)
+						     : btree_alloc(pp, p->engine->arg2, nr);
 	if (off >= 0)
 		proto_bits_assign(pp->map, (uint64_t)off, nr, 1);
 	return off;
@@ -301,13 +315,20 @@ long proto_pool_alloc_granules(struct bench_pool *p, uint32_t nr)
 void proto_pool_free_granules(struct bench_pool *p, uint32_t off, uint32_t nr)
 {
 	struct proto_pool *pp = p->impl;
+	int left, right;
+
+	if (p->engine->arg == STRUCT_SEG_NOMAP) {
+		proto_seg_release(&pp->seg, off, nr, 1, 1);
+		return;
+	}
 	/* The bitmap says whether a free run touches the range on each side:
 	 * without a neighbour to merge, the structure needs no look-up. */
-	int left = off && !proto_bit(pp->map, off - 1);
-	int right = off + nr < pp->size && !proto_bit(pp->map, off + nr);
-
+	left = off && !proto_bit(pp->map, off - 1);
+	right = off + nr < pp->size && !proto_bit(pp->map, off + nr);
 	proto_bits_assign(pp->map, off, nr, 0);
-	if (p->engine->arg == STRUCT_TREAP)
+	if (p->engine->arg == STRUCT_SEG)
+		proto_seg_release(&pp->seg, off, nr, left, right);
+	else if (p->engine->arg == STRUCT_TREAP)
 		treap_release(pp, uses_sizes(p->engine), off, nr, left, right);
 	else
 		btree_release(pp, off, nr, left, right);
@@ -344,6 +365,10 @@ static struct bench_pool *proto_create(const struct bench_engine *e,
 		    proto_treap_init(&pp->bs, 1, 0xd1b54a32d192ed03ull))
 			goto fail_chunks;
 		treap_add(pp, uses_sizes(e), 0, pp->size);
+	} else if (e->arg == STRUCT_SEG || e->arg == STRUCT_SEG_NOMAP) {
+		if (proto_seg_init(&pp->seg, e->arg2 == ALGO_BEST) ||
+		    proto_seg_add(&pp->seg, 0, pp->size))
+			goto fail_chunks;
 	} else {
 		struct proto_bt_pos q, s, ins;
 
@@ -362,6 +387,7 @@ fail:
 		proto_treap_fini(&pp->at);
 		proto_treap_fini(&pp->bs);
 		proto_btree_fini(&pp->bt);
+		proto_seg_fini(&pp->seg);
 		free(pp->map);
 	}
 	free(pp);
@@ -417,6 +443,8 @@ size_t proto_pool_search_bytes(const struct bench_pool *p, int live)
 	const struct proto_btree *bt = &pp->bt;
 	const struct proto_treap *at = &pp->at, *bs = &pp->bs;
 
+	if (p->engine->arg >= STRUCT_SEG)
+		return proto_seg_bytes(&pp->seg, live);
 	if (p->engine->arg != STRUCT_TREAP) {
 		if (!live)
 			return proto_btree_bytes(bt);
@@ -464,6 +492,7 @@ static void proto_destroy(struct bench_pool *p)
 	proto_treap_fini(&pp->at);
 	proto_treap_fini(&pp->bs);
 	proto_btree_fini(&pp->bt);
+	proto_seg_fini(&pp->seg);
 	free(pp->map);
 	free(pp);
 	bench_chunks_release(&p->chunks);
@@ -475,6 +504,8 @@ size_t proto_pool_runs(const struct bench_pool *p)
 	const struct proto_pool *pp = p->impl;
 	size_t n = 0;
 
+	if (p->engine->arg >= STRUCT_SEG)
+		return pp->seg.live;
 	if (p->engine->arg == STRUCT_TREAP) {
 		uint32_t x;
 
@@ -495,7 +526,26 @@ int proto_pool_check(const struct bench_pool *p)
 	uint32_t i = 0;
 
 	/* The structure's runs, in order, must be the bitmap's free runs. */
-	if (p->engine->arg == STRUCT_TREAP) {
+	if (p->engine->arg == STRUCT_SEG_NOMAP)
+		return proto_seg_check(&pp->seg);
+	if (p->engine->arg == STRUCT_SEG) {
+		struct proto_seg_run *runs = malloc((pp->seg.live + 1) * sizeof(*runs));
+		size_t k, n;
+		int bad = !runs || proto_seg_check(&pp->seg);
+
+		n = bad ? 0 : proto_seg_runs(&pp->seg, runs);
+		for (k = 0; k < n && !bad; k++) {
+			while (i < runs[k].start && proto_bit(pp->map, i))
+				i++;
+			bad = i != runs[k].start;
+			for (; !bad && i < runs[k].start + runs[k].len; i++)
+				bad = proto_bit(pp->map, i);
+			bad = bad || (i < pp->size && !proto_bit(pp->map, i));
+		}
+		free(runs);
+		if (bad)
+			return -1;
+	} else if (p->engine->arg == STRUCT_TREAP) {
 		uint32_t x;
 
 		if (proto_treap_check(&pp->at) || (uses_sizes(p->engine) && proto_treap_check(&pp->bs)))
@@ -655,6 +705,14 @@ const struct bench_engine proto_engines[] = {
 		     STRUCT_BTREE, ALGO_ORDER),
 	PROTO_ENGINE("lff8", "B+tree whose maxima are upper bounds, corrected by the searches "
 		     "that meet them, first fit, 8-byte granule", STRUCT_BTREE_LAZY, ALGO_FIRST),
+	PROTO_ENGINE("sff8", "free runs in size classes, each a heap by address, with a tree "
+		     "of the classes' lowest runs, first fit, 8-byte granule", STRUCT_SEG, ALGO_FIRST),
+	PROTO_ENGINE("sbf8", "free runs in size classes, each a heap by (length, address), "
+		     "best fit, 8-byte granule", STRUCT_SEG, ALGO_BEST),
+	PROTO_ENGINE("snff8", "sff8 without the bitmap (not a whole engine: what the search "
+		     "costs alone), first fit, 8-byte granule", STRUCT_SEG_NOMAP, ALGO_FIRST),
+	PROTO_ENGINE("snbf8", "sbf8 without the bitmap (not a whole engine: what the search "
+		     "costs alone), best fit, 8-byte granule", STRUCT_SEG_NOMAP, ALGO_BEST),
 	PROTO_ENGINE("lffo8", "B+tree with upper-bound maxima, order-aligned first fit, "
 		     "8-byte granule", STRUCT_BTREE_LAZY, ALGO_ORDER),
 	{ "tlsfbm8", "floor", "tlsf8 plus the kernel's bitmap, set and cleared as the prototypes do "

@@ -8,8 +8,9 @@
  *              rounds and harness (bench/speed_timing.c), over any mix of
  *              its engines (ff8, bf8, ffo8, tlsf8...) and the prototypes
  *              (bench/proto/engine_proto.c: tff8, tbf8, tffo8, bff8,
- *              bffo8, lff8, lffo8); "-e" names them in the order of the table, and
- *              bench/instr.sh counts their instructions with --bin.
+ *              bffo8, lff8, lffo8, sff8, sbf8, snff8, snbf8); "-e" names them in the
+ *              order of the table, and bench/instr.sh counts their
+ *              instructions with --bin.
  *   --verify   every prototype in lockstep with the library on the same
  *              stream (fill, then random free + alloc pairs): every
  *              answer must be the same offset, and every few steps the
@@ -161,6 +162,8 @@ static int verify(void)
 		{ "tbf8", "kbf8", "bf8" },
 		{ "tffo8", "kffo8", "ffo8" }, { "bffo8", "kffo8", "ffo8" },
 		{ "lff8", "kff8", "ff8" }, { "lffo8", "kffo8", "ffo8" },
+		{ "sff8", "kff8", "ff8" }, { "sbf8", "kbf8", "bf8" },
+		{ "snff8", "kff8", "ff8" }, { "snbf8", "kbf8", "bf8" },
 	};
 	size_t i, k;
 
@@ -230,7 +233,7 @@ static void memory_one(const struct bench_engine *e, size_t pool)
 
 static int memory(void)
 {
-	static const char *const names[] = { "ff8", "bf8", "tff8", "tbf8", "bff8" };
+	static const char *const names[] = { "ff8", "bf8", "tff8", "tbf8", "bff8", "sff8", "sbf8" };
 	size_t i, pool = (size_t)16 << 20;
 
 	printf("MEMORY: bookkeeping beyond the bitmap (%zu B) of a %zu MiB pool, 8-byte granules\n"
