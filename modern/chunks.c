@@ -196,7 +196,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	unsigned long nbits;
 	int rc;
 
-	if (!modern_pool_ok(pool, func))
+	if (!modern_pool_ok(pool, func, virt, size))
 		return -EINVAL;
 	if (!range_ok(pool, virt, size, func))
 		return -EINVAL;
@@ -401,7 +401,7 @@ int modern_gen_pool_use_block_records(struct gen_pool *pool)
 {
 	const char *msg = NULL;
 
-	if (!modern_pool_ok(pool, "gen_pool_use_block_records"))
+	if (!modern_pool_ok(pool, "gen_pool_use_block_records", 0, 0))
 		return -EINVAL;
 	if (!modern_lock_acquire(&pool->lock)) {
 		modern_refuse_reentry(pool, "gen_pool_use_block_records", 0, 0);
@@ -435,7 +435,7 @@ phys_addr_t modern_gen_pool_virt_to_phys(struct gen_pool *pool, unsigned long ad
 
 	phys_addr_t phys = NO_PHYS;
 
-	if (!modern_pool_ok(pool, "gen_pool_virt_to_phys"))
+	if (!modern_pool_ok(pool, "gen_pool_virt_to_phys", addr, 0))
 		return NO_PHYS;
 	modern_walk_begin(pool);
 	chunk = modern_find_chunk(pool, addr);
@@ -457,7 +457,7 @@ bool modern_gen_pool_has_addr(struct gen_pool *pool, unsigned long start, size_t
 {
 	struct gen_pool_chunk *chunk;
 
-	if (!modern_pool_ok(pool, "gen_pool_has_addr"))
+	if (!modern_pool_ok(pool, "gen_pool_has_addr", start, size))
 		return false;
 	bool in;
 
@@ -481,7 +481,7 @@ size_t modern_gen_pool_avail(struct gen_pool *pool)
 	struct gen_pool_chunk *chunk;
 	size_t avail = 0;
 
-	if (!modern_pool_ok(pool, "gen_pool_avail"))
+	if (!modern_pool_ok(pool, "gen_pool_avail", 0, 0))
 		return 0;
 	modern_walk_begin(pool);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
@@ -501,7 +501,7 @@ size_t modern_gen_pool_size(struct gen_pool *pool)
 	struct gen_pool_chunk *chunk;
 	size_t size = 0;
 
-	if (!modern_pool_ok(pool, "gen_pool_size"))
+	if (!modern_pool_ok(pool, "gen_pool_size", 0, 0))
 		return 0;
 	modern_walk_begin(pool);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk)
@@ -523,7 +523,7 @@ void modern_gen_pool_for_each_chunk(struct gen_pool *pool,
 {
 	struct gen_pool_chunk *chunk;
 
-	if (!modern_pool_ok(pool, "gen_pool_for_each_chunk"))
+	if (!modern_pool_ok(pool, "gen_pool_for_each_chunk", 0, 0))
 		return;
 	if (!func) {
 		genalloc_report_error(&(const struct genalloc_error){
@@ -554,7 +554,7 @@ void modern_gen_pool_set_algo(struct gen_pool *pool, genpool_algo_t algo, void *
 	struct gen_pool_chunk *chunk;
 	size_t slot;
 
-	if (!modern_pool_ok(pool, "gen_pool_set_algo"))
+	if (!modern_pool_ok(pool, "gen_pool_set_algo", 0, 0))
 		return;
 	pool->algo = algo ? algo : gen_pool_first_fit;
 	pool->data = data;
@@ -589,7 +589,7 @@ void modern_gen_pool_set_lockless(struct gen_pool *pool, bool lockless)
 	struct gen_pool_chunk *chunk;
 	size_t slot;
 
-	if (!modern_pool_ok(pool, "gen_pool_set_lockless"))
+	if (!modern_pool_ok(pool, "gen_pool_set_lockless", 0, 0))
 		return;
 	if (lockless && pool->import) {
 		genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,

@@ -433,7 +433,7 @@ static int set_import(struct gen_pool *pool, genpool_import_t import, genpool_re
 {
 	unsigned long g;
 
-	if (!modern_pool_ok(pool, func))
+	if (!modern_pool_ok(pool, func, 0, 0))
 		return -EINVAL;
 	g = modern_pool_granule(pool);
 	if (pool->lockless)
@@ -513,7 +513,7 @@ static void release_to_source(struct gen_pool *pool, unsigned long addr, size_t 
  */
 int modern_gen_pool_import_from(struct gen_pool *pool, struct gen_pool *source, size_t quantum)
 {
-	if (!modern_pool_ok(pool, "gen_pool_import_from"))
+	if (!modern_pool_ok(pool, "gen_pool_import_from", 0, 0))
 		return -EINVAL;
 	if (!source || source == pool)
 		return refuse(pool, "gen_pool_import_from",

@@ -359,7 +359,7 @@ unsigned long modern_gen_pool_alloc_algo_owner(struct gen_pool *pool, size_t siz
 {
 	if (owner)
 		*owner = NULL;
-	if (!modern_pool_ok(pool, "gen_pool_alloc_algo_owner"))
+	if (!modern_pool_ok(pool, "gen_pool_alloc_algo_owner", 0, size))
 		return 0;
 	return pool_alloc(pool, size, algo, data, owner);
 }
@@ -376,7 +376,7 @@ unsigned long modern_gen_pool_alloc_algo_owner(struct gen_pool *pool, size_t siz
 unsigned long modern_gen_pool_alloc_algo(struct gen_pool *pool, size_t size,
 					 genpool_algo_t algo, void *data)
 {
-	if (!modern_pool_ok(pool, "gen_pool_alloc_algo"))
+	if (!modern_pool_ok(pool, "gen_pool_alloc_algo", 0, size))
 		return 0;
 	return pool_alloc(pool, size, algo, data, NULL);
 }
@@ -394,7 +394,7 @@ unsigned long modern_gen_pool_alloc_owner(struct gen_pool *pool, size_t size,
 {
 	if (owner)
 		*owner = NULL;
-	if (!modern_pool_ok(pool, "gen_pool_alloc_owner"))
+	if (!modern_pool_ok(pool, "gen_pool_alloc_owner", 0, size))
 		return 0;
 	return pool_alloc(pool, size, pool->algo, pool->data, owner);
 }
@@ -408,7 +408,7 @@ unsigned long modern_gen_pool_alloc_owner(struct gen_pool *pool, size_t size,
  */
 unsigned long modern_gen_pool_alloc(struct gen_pool *pool, size_t size)
 {
-	if (!modern_pool_ok(pool, "gen_pool_alloc"))
+	if (!modern_pool_ok(pool, "gen_pool_alloc", 0, size))
 		return 0;
 	return pool_alloc(pool, size, pool->algo, pool->data, NULL);
 }
@@ -621,7 +621,7 @@ free_block(struct gen_pool *pool, unsigned long addr, size_t size, void **owner,
 
 	if (owner)
 		*owner = NULL;
-	if (!modern_pool_ok(pool, func))
+	if (!modern_pool_ok(pool, func, addr, size))
 		return;
 	if (size == 0) {
 		free_nothing(pool, addr, owner, func);
@@ -679,7 +679,7 @@ size_t modern_gen_pool_free_addr(struct gen_pool *pool, unsigned long addr)
 	struct free_error err;
 	size_t size = 0;
 
-	if (!modern_pool_ok(pool, "gen_pool_free_addr"))
+	if (!modern_pool_ok(pool, "gen_pool_free_addr", addr, 0))
 		return 0;
 	if (!pool->records || pool->lockless) {
 		genalloc_report(GENALLOC_WARN, GENALLOC_EINVAL, "gen_pool_free_addr", pool, addr,

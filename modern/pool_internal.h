@@ -31,14 +31,27 @@ static inline unsigned long modern_pool_granule(const struct gen_pool *pool)
 	return 1UL << pool->min_alloc_order;
 }
 
-/* A public call's NULL pool: WARN EINVAL, and false. */
-static inline bool modern_pool_ok(const struct gen_pool *pool, const char *func)
+/**
+ * modern_pool_ok() - refuse a public call's NULL pool (WARN EINVAL)
+ * @pool: the pool the caller passed
+ * @func: the public function's kernel name
+ * @addr: the caller's address argument, or 0 if the call takes none
+ * @size: the caller's size argument, or 0 if the call takes none
+ *
+ * The report carries the caller's own address and size, as every other
+ * refusal of the call does, so that the line names the call that went wrong
+ * (the 2005 engine's NULL-pool reports carry them too).
+ *
+ * Return: true if @pool is not NULL.
+ */
+static inline bool modern_pool_ok(const struct gen_pool *pool, const char *func,
+				  unsigned long addr, size_t size)
 {
 	if (pool)
 		return true;
 	genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
-		.code = GENALLOC_EINVAL, .func = func, .msg = "NULL pool",
-		.fix = "pass the pool gen_pool_create() returned" });
+		.code = GENALLOC_EINVAL, .func = func, .addr = addr, .size = size,
+		.msg = "NULL pool", .fix = "pass the pool gen_pool_create() returned" });
 	return false;
 }
 

@@ -386,7 +386,8 @@ unsigned long modern_gen_pool_xalloc(struct gen_pool *pool, size_t size,
 {
 	unsigned long addr;
 
-	if (!modern_pool_ok(pool, "gen_pool_xalloc") || modern_xalloc_refused(pool, size, c))
+	if (!modern_pool_ok(pool, "gen_pool_xalloc", 0, size) ||
+	    modern_xalloc_refused(pool, size, c))
 		return 0;
 	addr = modern_xalloc_search(pool, size, c);
 	if (!addr && pool->import)

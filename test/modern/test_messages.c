@@ -32,8 +32,12 @@ START_TEST(creation_and_arguments)
 	ck_assert_ptr_null(gen_pool_create(-1, -1));
 	assert_line_is("genalloc: WARN EINVAL: gen_pool_create: min_alloc_order out of range (pool NULL, addr 0, min_alloc_order -1); pass a min_alloc_order from 0 to BITS_PER_LONG - 1", NULL, 0, 0, 0);
 	reset_errors();
-	ck_assert_uint_eq(gen_pool_alloc(NULL, 16), 0);
-	assert_line_is("genalloc: WARN EINVAL: gen_pool_alloc: NULL pool (pool NULL, addr 0, size 0); pass the pool gen_pool_create() returned", NULL, 0, 0, 0);
+	/* A NULL pool's report carries the caller's own address and size. */
+	ck_assert_uint_eq(gen_pool_alloc(NULL, 64), 0);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_alloc: NULL pool (pool NULL, addr 0, size 64); pass the pool gen_pool_create() returned", NULL, 0, 0, 0);
+	reset_errors();
+	gen_pool_free(NULL, 0x20000, 0x20);
+	assert_line_is("genalloc: WARN EINVAL: gen_pool_free: NULL pool (pool NULL, addr 0x20000, size 32); pass the pool gen_pool_create() returned", NULL, 0, 0, 0);
 	reset_errors();
 	ck_assert_int_eq(gen_pool_add(pool, 0x30000, 0, -1), -EINVAL);
 	assert_line_is("genalloc: WARN EINVAL: gen_pool_add: empty range (pool <pool>, addr 0x30000, size 0); add 1 byte or more", pool, 0, 0, 0);
