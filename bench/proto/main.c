@@ -8,9 +8,9 @@
  *              rounds and harness (bench/speed_timing.c), over any mix of
  *              its engines (ff8, bf8, ffo8, tlsf8...) and the prototypes
  *              (bench/proto/engine_proto.c: tff8, tbf8, tffo8, bff8,
- *              bffo8, lff8, lffo8, sff8, sbf8, snff8, snbf8); "-e" names them in the
- *              order of the table, and bench/instr.sh counts their
- *              instructions with --bin.
+ *              bffo8, lff8, lffo8, sff8, sbf8, snff8, snbf8); "-e"
+ *              names them in the order of the table, and bench/instr.sh
+ *              counts their instructions with --bin.
  *   --verify   every prototype in lockstep with the library on the same
  *              stream (fill, then random free + alloc pairs): every
  *              answer must be the same offset, and every few steps the
