@@ -9,10 +9,12 @@
 
 #include "bitmap_internal.h"
 #include "chunkdir_internal.h"
+#include "chunklist_internal.h"
+#include "chunks_internal.h"
 #include "index_internal.h"
 #include "lock_internal.h"
-#include "pool_internal.h"
 #include "records_internal.h"
+#include "reentry_internal.h"
 
 static int corrupt(struct gen_pool *pool, const struct gen_pool_chunk *chunk,
 		   const char *msg)

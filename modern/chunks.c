@@ -17,14 +17,16 @@
 
 #include "algo_internal.h"
 #include "bitmap_internal.h"
-#include "compiler_internal.h"
 #include "chunkdir_internal.h"
+#include "chunklist_internal.h"
+#include "chunks_internal.h"
+#include "compiler_internal.h"
 #include "import_internal.h"
 #include "index_internal.h"
 #include "lock_internal.h"
 #include "meta_internal.h"
-#include "pool_internal.h"
 #include "records_internal.h"
+#include "reentry_internal.h"
 #include "walk_internal.h"
 
 /* What gen_pool_add() records as "no physical address". */

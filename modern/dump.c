@@ -8,7 +8,7 @@
 #include <errno.h>
 
 #include "../common/dump_internal.h"
-#include "pool_internal.h"
+#include "chunklist_internal.h"
 #include "walk_internal.h"
 
 static int dump_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk, void *data)

@@ -42,9 +42,12 @@
 
 #include "bitmap_internal.h"
 #include "chunkdir_internal.h"
+#include "chunklist_internal.h"
+#include "chunks_internal.h"
 #include "import_internal.h"
 #include "lock_internal.h"
 #include "pool_internal.h"
+#include "reentry_internal.h"
 #include "xalloc_internal.h"
 
 /* A span waiting for the release callback. */

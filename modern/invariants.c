@@ -16,7 +16,6 @@
 #include "assert_internal.h"
 #include "bitmap_internal.h"
 #include "index_internal.h"
-#include "pool_internal.h"
 
 void modern_assert_failed(struct gen_pool *pool, const char *func, const char *msg,
 			  unsigned long addr, size_t size)

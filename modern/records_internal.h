@@ -19,7 +19,7 @@
 #include <stdbool.h>
 
 #include "bitmap_internal.h"
-#include "pool_internal.h"
+#include "genalloc.h"
 
 /* The records of @chunk, in a pool that keeps them. */
 static inline unsigned long *modern_records(const struct gen_pool_chunk *chunk)

@@ -15,8 +15,8 @@
 #include "bitmap_internal.h"
 #include "chunkdir_internal.h"
 #include "lock_internal.h"
-#include "pool_internal.h"
 #include "records_internal.h"
+#include "reentry_internal.h"
 #include "walk_internal.h"
 
 static bool walk_args_ok(struct gen_pool *pool, unsigned int which, gen_pool_run_fn func)

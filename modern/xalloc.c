@@ -40,10 +40,12 @@
 
 #include "bitmap_internal.h"
 #include "chunkdir_internal.h"
+#include "chunklist_internal.h"
 #include "import_internal.h"
 #include "index_state_internal.h"
 #include "lock_internal.h"
 #include "pool_internal.h"
+#include "reentry_internal.h"
 #include "xalloc_internal.h"
 
 #define NONE MODERN_INDEX_NONE

@@ -15,9 +15,9 @@
 #include "../support.h"
 #include "modern/assert_internal.h"
 #include "modern/bitmap_internal.h"
+#include "modern/chunklist_internal.h"
 #include "modern/genalloc.h"
 #include "modern/index_internal.h"
-#include "modern/pool_internal.h"
 
 #define BASE 0x100000UL
 

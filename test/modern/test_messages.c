@@ -13,7 +13,6 @@
 #include "../support.h"
 #include "modern/genalloc.h"
 #include "modern/lock_internal.h"
-#include "modern/pool_internal.h"
 
 static struct gen_pool *pool;
 

@@ -22,7 +22,6 @@
  * lock-free pools (checked below); indexed pools are made explicitly.
  */
 #include "modern/linux/genalloc.h"
-#include "modern/pool_internal.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -36,6 +35,7 @@
 #include "modern/linux/device.h"
 #include "modern/linux/err.h"
 #include "modern/lock_internal.h"
+#include "modern/chunks_internal.h"
 
 #define ORDER 5
 #define BASE 0x40000000UL
