@@ -10,7 +10,7 @@
 #include "bitmap_internal.h"
 #include "chunkdir_internal.h"
 #include "chunklist_internal.h"
-#include "chunks_internal.h"
+#include "chunkmeta_internal.h"
 #include "index_internal.h"
 #include "lock_internal.h"
 #include "records_internal.h"

@@ -19,6 +19,7 @@
 #include "bitmap_internal.h"
 #include "chunkdir_internal.h"
 #include "chunklist_internal.h"
+#include "chunkmeta_internal.h"
 #include "chunks_internal.h"
 #include "compiler_internal.h"
 #include "import_internal.h"
@@ -46,25 +47,6 @@ _Static_assert(sizeof(_Atomic long) == sizeof(long) &&
  * starts the block, so each of the index's 8-word blocks is one line. */
 _Static_assert(offsetof(struct gen_pool_chunk, bits) % MODERN_META_LINE == 0,
 	       "a chunk's bitmap must start on a cache line");
-
-/* A chunk's header, its bitmap and (@records) its block records, one
- * block of bookkeeping. */
-static size_t chunk_bytes(unsigned long nbits, bool records)
-{
-	return sizeof(struct gen_pool_chunk) +
-	       modern_bits_to_longs(nbits) * sizeof(unsigned long) * (records ? 2 : 1);
-}
-
-void modern_chunk_free(const struct gen_pool *pool, struct gen_pool_chunk *chunk)
-{
-	modern_index_destroy(chunk->index);
-	modern_meta_free(chunk, chunk_bytes(chunk->nbits, pool->records));
-}
-
-size_t modern_chunk_meta_bytes(const struct gen_pool *pool, unsigned long nbits)
-{
-	return chunk_bytes(nbits, pool->records) + modern_index_bytes(nbits);
-}
 
 /**
  * gen_pool_create() - create a pool without memory (see genalloc.h)
@@ -203,7 +185,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	if (!range_ok(pool, virt, size, func))
 		return -EINVAL;
 	nbits = size >> pool->min_alloc_order;
-	chunk = modern_meta_zalloc(chunk_bytes(nbits, pool->records));
+	chunk = modern_meta_zalloc(modern_chunk_bytes(nbits, pool->records));
 	if (!chunk)
 		return -ENOMEM;
 	chunk->nbits = nbits;
@@ -222,7 +204,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 			chunk->index = NULL;
 		}
 		if (!chunk->index) {
-			modern_meta_free(chunk, chunk_bytes(nbits, pool->records));
+			modern_meta_free(chunk, modern_chunk_bytes(nbits, pool->records));
 			return -ENOMEM;
 		}
 	}
@@ -234,7 +216,7 @@ static int add_chunk(struct gen_pool *pool, unsigned long virt, phys_addr_t phys
 	rc = publish_chunk(pool, chunk, &other);
 	if (rc) {
 		modern_index_destroy(chunk->index);
-		modern_meta_free(chunk, chunk_bytes(nbits, pool->records));
+		modern_meta_free(chunk, modern_chunk_bytes(nbits, pool->records));
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc == -EDEADLK) {

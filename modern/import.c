@@ -4,30 +4,37 @@
  * it back when it empties (gen_pool_set_import(), gen_pool_import_from()).
  *
  * IMPORT
- *   An allocation that found no room (pool.c, xalloc.c) calls
- *   modern_import_alloc(): the import callback is asked for the request
- *   rounded up to the quantum, the span it hands over is added as a chunk
- *   (gen_pool_add(), so the newest, searched first) and recorded as
- *   imported, and the request is searched once more.  A chunk that
- *   search leaves wholly free goes straight back.
+ *   An allocation that found no room (pool.c, xalloc.c) asks
+ *   modern_import_get() for a span: the import callback is asked for the
+ *   request (with the slack its alignment or offset needs) rounded up to
+ *   the quantum.  The caller adds the span as a chunk (gen_pool_add(), so
+ *   the newest, searched first), tries the request again, and hands the
+ *   span to modern_import_done(), which records it as imported, or gives
+ *   it straight back if that try left it wholly free.  The caller, not
+ *   this file, tries again: its search lives above, and this file calls
+ *   nothing that calls it.  When other threads took the span before the
+ *   try, the caller asks for another.
  *
  * RELEASE
- *   A free that leaves an imported chunk wholly free (pool.c, under the
- *   pool's lock) unlinks it from the chunk list and the directory and
- *   queues its span; once the lock is dropped the release callback gets
- *   it.  The chunk's bookkeeping is retired rather than freed: lock-free
- *   queries walk the chunk list without the lock, and the free that
- *   emptied the chunk still reads its owner.  Retired chunks are freed at
- *   the next release when no walk is counted, or at destroy.
+ *   A free that leaves a chunk wholly free (pool.c) tells
+ *   modern_import_chunk_emptied() its address once the pool's lock is
+ *   dropped; if the chunk is imported and still wholly free, it is
+ *   unlinked from the chunk list and the directory under the lock and its
+ *   span goes to the release callback.  The chunk's bookkeeping is retired
+ *   rather than freed, since lock-free queries walk the chunk list without
+ *   the lock; retired chunks are freed at the next release when no walk
+ *   is counted, or at destroy.
  *
  * THE CALLBACKS' LOCK
  *   Callbacks may sleep, so they run without the pool's lock, one at a
- *   time per pool under a lock of their own (@cb_lock).  Meanwhile
- *   pool->lock.lent holds their thread's token: the pool's lock refuses
- *   that thread (modern/lock_internal.h) and gen_pool_held_by_caller() is
- *   true for it, so a callback that calls back into the pool is refused,
- *   never deadlocked.  The retry after an import marks its thread in
- *   @retrying, so that its own failure does not import again.
+ *   time per pool under a lock of their own (@cb_lock), taken before the
+ *   pool's lock whenever both are held.  Meanwhile pool->lock.lent holds
+ *   their thread's token: the pool's lock refuses that thread
+ *   (modern/lock_internal.h) and gen_pool_held_by_caller() is true for
+ *   it, so a callback that calls back into the pool is refused, never
+ *   deadlocked.  From modern_import_get() to modern_import_done() the
+ *   callbacks' lock stays held and the thread is marked in @retrying, so
+ *   that its try's own failure does not import again.
  *
  * COST
  *   Nothing on a pool without imports but the tests of pool->import on the
@@ -43,12 +50,10 @@
 #include "bitmap_internal.h"
 #include "chunkdir_internal.h"
 #include "chunklist_internal.h"
-#include "chunks_internal.h"
+#include "chunkmeta_internal.h"
 #include "import_internal.h"
 #include "lock_internal.h"
-#include "pool_internal.h"
 #include "reentry_internal.h"
-#include "xalloc_internal.h"
 
 /* A span waiting for the release callback. */
 struct span {
@@ -209,8 +214,9 @@ static bool wholly_free(const struct gen_pool_chunk *chunk)
 	       modern_chunk_size(chunk);
 }
 
-bool modern_import_chunk_freed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
-			       size_t slot)
+/* Take @chunk (slot @slot) out if it is imported and wholly free, under
+ * the pool's lock; true if its span now waits for the release callback. */
+static bool chunk_freed(struct gen_pool *pool, struct gen_pool_chunk *chunk, size_t slot)
 {
 	return wholly_free(chunk) && is_imported(pool->import, chunk) &&
 	       remove_chunk(pool, chunk, slot);
@@ -234,7 +240,8 @@ static void drain(struct gen_pool *pool)
 	}
 }
 
-void modern_import_give_back(struct gen_pool *pool)
+/* Release what waits, the pool's lock not held. */
+static void give_back(struct gen_pool *pool)
 {
 	/* Refused only on a callback's own thread, whose calls into the
 	 * pool were refused before they could empty a chunk. */
@@ -251,27 +258,24 @@ static bool take_if_free(struct gen_pool *pool, unsigned long addr)
 	size_t slot = 0;
 
 	chunk = modern_dir_lookup(pool->dir, addr, &slot);
-	return chunk && chunk->start_addr == addr && modern_import_chunk_freed(pool, chunk, slot);
+	return chunk && chunk->start_addr == addr && chunk_freed(pool, chunk, slot);
+}
+
+void modern_import_chunk_emptied(struct gen_pool *pool, unsigned long start)
+{
+	bool gone = false;
+
+	/* Another request may have used the chunk again since, or another
+	 * free given it back: take_if_free() looks afresh. */
+	if (modern_lock_acquire(&pool->lock)) {
+		gone = take_if_free(pool, start);
+		modern_lock_release(&pool->lock);
+	}
+	if (gone)
+		give_back(pool);
 }
 
 /* ------------------------------------------------------------ import */
-
-/* What the retry after an import searches for. */
-struct retry {
-	size_t size;
-	genpool_algo_t algo;
-	void *data;
-	void **owner;
-	const struct gen_pool_constraints *c;
-	bool xalloc;
-};
-
-static unsigned long retry(struct gen_pool *pool, const struct retry *r)
-{
-	if (r->xalloc)
-		return modern_xalloc_search(pool, r->size, r->c);
-	return modern_pool_alloc(pool, r->size, r->algo, r->data, r->owner);
-}
 
 /* @a + @b, or 0 past the largest size. */
 static size_t add_sat(size_t a, size_t b)
@@ -307,111 +311,65 @@ static bool note_imported(struct gen_pool *pool, unsigned long addr)
 	return true;
 }
 
-/* Import @want bytes, add them, retry @r once; the callbacks' lock held. */
-static unsigned long import_and_retry(struct gen_pool *pool, size_t want, const struct retry *r)
+bool modern_import_get(struct gen_pool *pool, size_t size, size_t slack,
+		       struct modern_import_grant *g)
 {
 	struct modern_import *imp = pool->import;
-	unsigned long addr = 0, got;
-	size_t len = 0;
-	bool noted, gone = false;
-	int rc;
+	unsigned int self = genalloc_lock_self();
+	size_t want;
 
-	lend(pool, true);
-	rc = imp->import(pool, want, &addr, &len, imp->data);
-	lend(pool, false);
-	if (rc)
-		return 0;
-	if (len < want) {
-		/* Named after the call that installed the import, the one to mend. */
-		genalloc_report_error(&(const struct genalloc_error){ .severity = GENALLOC_WARN,
-			.code = GENALLOC_EINVAL, .func = "gen_pool_set_import", .pool = pool,
-			.addr = addr, .size = len,
-			.msg = "the import's span (the addr and size shown) is shorter than asked",
-			.fix = "make the import hand over at least the size it is asked for, "
-			       "or return non-zero for no memory" });
-		call_release(pool, (struct span){ addr, len });
-		return 0;
+	/* The retry after this thread's own import does not import again. */
+	if (!imp->import || atomic_load_explicit(&imp->retrying, memory_order_relaxed) == self)
+		return false;
+	want = round_quantum(imp, add_sat(size, slack));
+	if (!want || want > (size_t)LONG_MAX || !callbacks_begin(pool))
+		return false;
+	*g = (struct modern_import_grant){ 0, 0 };
+	if (imp->import) {
+		int rc;
+
+		lend(pool, true);
+		rc = imp->import(pool, want, &g->addr, &g->len, imp->data);
+		lend(pool, false);
+		if (!rc && g->len >= want) {
+			atomic_store_explicit(&imp->retrying, self, memory_order_relaxed);
+			return true;
+		}
+		if (!rc) {
+			/* Named after the call that installed the import, the one to mend. */
+			genalloc_report_error(&(const struct genalloc_error){
+				.severity = GENALLOC_WARN, .code = GENALLOC_EINVAL,
+				.func = "gen_pool_set_import", .pool = pool, .addr = g->addr,
+				.size = g->len,
+				.msg = "the import's span (the addr and size shown) is shorter "
+				       "than asked",
+				.fix = "make the import hand over at least the size it is asked "
+				       "for, or return non-zero for no memory" });
+			call_release(pool, (struct span){ g->addr, g->len });
+		}
 	}
-	if (modern_gen_pool_add(pool, addr, len, -1)) {
-		call_release(pool, (struct span){ addr, len });
-		return 0;
-	}
-	if (!modern_lock_acquire(&pool->lock))
-		return 0;	/* cannot happen: lent is clear */
-	noted = note_imported(pool, addr);
-	modern_lock_release(&pool->lock);
-	atomic_store_explicit(&imp->retrying, genalloc_lock_self(), memory_order_relaxed);
-	got = retry(pool, r);
+	callbacks_end(pool);
+	return false;
+}
+
+bool modern_import_done(struct gen_pool *pool, const struct modern_import_grant *g, bool added)
+{
+	struct modern_import *imp = pool->import;
+	bool noted = false, gone = false;
+
 	atomic_store_explicit(&imp->retrying, 0, memory_order_relaxed);
-	/* Left empty by the retry: back at once. */
-	if (noted && modern_lock_acquire(&pool->lock)) {
-		gone = take_if_free(pool, addr);
+	if (!added) {
+		call_release(pool, (struct span){ g->addr, g->len });
+	} else if (modern_lock_acquire(&pool->lock)) {
+		/* Left wholly free by the retry: back at once. */
+		noted = note_imported(pool, g->addr);
+		gone = noted && take_if_free(pool, g->addr);
 		modern_lock_release(&pool->lock);
 	}
 	if (gone)
 		drain(pool);
-	return got;
-}
-
-/* An import for @r, asking for @slack bytes more than its size. */
-static unsigned long import_for(struct gen_pool *pool, const struct retry *r, size_t slack)
-{
-	struct modern_import *imp = pool->import;
-	unsigned int self = genalloc_lock_self();
-	unsigned long addr;
-	size_t want;
-
-	if (!imp->import || atomic_load_explicit(&imp->retrying, memory_order_relaxed) == self)
-		return 0;
-	want = round_quantum(imp, add_sat(r->size, slack));
-	if (!want || want > (size_t)LONG_MAX)
-		return 0;
-	if (!callbacks_begin(pool))
-		return 0;
-	addr = imp->import ? import_and_retry(pool, want, r) : 0;
 	callbacks_end(pool);
-	return addr;
-}
-
-unsigned long modern_import_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
-				  void *data, void **owner)
-{
-	struct retry r = { size, algo, data, owner, NULL, false };
-	unsigned long g = modern_pool_granule(pool), slack = 0, align;
-
-	/* An absolute alignment may need up to one step more than the size;
-	 * a fixed offset needs the span to reach past it. */
-	if (algo == gen_pool_first_fit_align) {
-		align = (unsigned long)((const struct genpool_data_align *)data)->align;
-		slack = align > g ? align - g : 0;
-	} else if (algo == gen_pool_fixed_alloc) {
-		slack = ((const struct genpool_data_fixed *)data)->offset;
-	}
-	return import_for(pool, &r, slack);
-}
-
-unsigned long modern_import_xalloc(struct gen_pool *pool, size_t size,
-				   const struct gen_pool_constraints *c)
-{
-	struct retry r = { size, NULL, NULL, NULL, c, true };
-	unsigned long g = modern_pool_granule(pool);
-	size_t slack = 0, rsize;
-
-	/* Room to reach the phase, and to start a window; minaddr and maxaddr
-	 * depend on where the span lies, which only the import knows.  A span
-	 * one rounded size longer than the block holds it without crossing:
-	 * at most one window boundary falls within it (else a whole window
-	 * does), and one side of it keeps the block's granules whole; so a
-	 * nocross of 4 GiB asks for no more than a small one. */
-	if (c && c->align > g)
-		slack = add_sat(slack, c->align - g);
-	if (c && c->nocross) {
-		rsize = ((size - 1) | (g - 1)) + 1;
-		slack = add_sat(slack, c->nocross - g < rsize ? c->nocross - g : rsize);
-	}
-	if (!size || (c && slack == 0 && (c->align > g || c->nocross > g)))
-		return 0;
-	return import_for(pool, &r, slack);
+	return noted && !gone;
 }
 
 /* ------------------------------------------------------------ walks */
@@ -431,7 +389,7 @@ static int refuse(struct gen_pool *pool, const char *func, const char *msg, cons
 	return -EINVAL;
 }
 
-static int set_import(struct gen_pool *pool, genpool_import_t import, genpool_release_t release,
+int modern_import_set(struct gen_pool *pool, genpool_import_t import, genpool_release_t release,
 		      size_t quantum, void *data, const char *func)
 {
 	unsigned long g;
@@ -488,42 +446,7 @@ static int set_import(struct gen_pool *pool, genpool_import_t import, genpool_re
 int modern_gen_pool_set_import(struct gen_pool *pool, genpool_import_t import,
 			       genpool_release_t release, size_t quantum, void *data)
 {
-	return set_import(pool, import, release, quantum, data, "gen_pool_set_import");
-}
-
-static int import_from_source(struct gen_pool *pool, size_t size, unsigned long *addr,
-			      size_t *len, void *data)
-{
-	(void)pool;
-	*addr = modern_gen_pool_alloc(data, size);
-	*len = size;
-	return *addr ? 0 : -ENOMEM;
-}
-
-static void release_to_source(struct gen_pool *pool, unsigned long addr, size_t len, void *data)
-{
-	(void)pool;
-	modern_gen_pool_free(data, addr, len);
-}
-
-/**
- * gen_pool_import_from() - stack a pool on another
- * @pool:    the pool that imports
- * @source:  the pool it imports from
- * @quantum: 0 or a multiple of @pool's granule
- *
- * Return: as gen_pool_set_import().
- */
-int modern_gen_pool_import_from(struct gen_pool *pool, struct gen_pool *source, size_t quantum)
-{
-	if (!modern_pool_ok(pool, "gen_pool_import_from", 0, 0))
-		return -EINVAL;
-	if (!source || source == pool)
-		return refuse(pool, "gen_pool_import_from",
-			      source ? "a pool cannot import from itself" : "NULL source",
-			      "pass another pool, created by gen_pool_create(), as the source");
-	return set_import(pool, import_from_source, release_to_source, quantum, source,
-			  "gen_pool_import_from");
+	return modern_import_set(pool, import, release, quantum, data, "gen_pool_set_import");
 }
 
 /* ------------------------------------------------------------ destroy */
@@ -540,7 +463,7 @@ void modern_import_destroy_begin(struct gen_pool *pool)
 		any |= take_if_free(pool, imp->chunk[i]->start_addr);
 	modern_lock_release(&pool->lock);
 	if (any)
-		modern_import_give_back(pool);
+		give_back(pool);
 }
 
 void modern_import_destroy_end(struct gen_pool *pool)

@@ -16,36 +16,59 @@
 #include "genalloc.h"
 
 /**
- * modern_import_alloc() - an allocation found no room: import, add, retry once
- * @pool:  the pool (pool->import set), its lock not held
- * @size:  bytes of the request (already rounded and accepted)
- * @algo:  its algorithm
- * @data:  its data (validated)
- * @owner: as for gen_pool_alloc_owner(), or NULL
+ * modern_import_set() - gen_pool_set_import() reported as @func
  *
- * Return: the block's address, or 0.
+ * Return: 0, -EINVAL, -ENOMEM or -EDEADLK (see genalloc.h).
  */
-unsigned long modern_import_alloc(struct gen_pool *pool, size_t size, genpool_algo_t algo,
-				  void *data, void **owner);
+int modern_import_set(struct gen_pool *pool, genpool_import_t import, genpool_release_t release,
+		      size_t quantum, void *data, const char *func);
 
-/** modern_import_xalloc() - modern_import_alloc() for gen_pool_xalloc() */
-unsigned long modern_import_xalloc(struct gen_pool *pool, size_t size,
-				   const struct gen_pool_constraints *c);
+/* A span the import handed over, for the request that asked. */
+struct modern_import_grant {
+	unsigned long addr;
+	size_t len;
+};
 
 /**
- * modern_import_chunk_freed() - a free under the pool's lock left @chunk
- * (in directory slot @slot) as it is now: if it is an imported chunk and
- * wholly free, take it out of the pool and keep its span for
- * modern_import_give_back()
+ * modern_import_get() - a request found no room: ask the import for a span
+ * @pool:  the pool (pool->import set), its lock not held
+ * @size:  bytes of the request (already rounded and accepted)
+ * @slack: bytes it may need beyond @size (an alignment, an offset)
+ * @g:     receives the span
  *
- * Return: true if a span waits to be released.
+ * The span is at least @size + @slack rounded up to the quantum.  On
+ * success the callbacks' lock stays held, and this thread marked as
+ * retrying, until modern_import_done(): the caller adds the span as the
+ * newest chunk and tries the request once more, and an import asked for by
+ * that try's own failure is refused.
+ *
+ * Return: true with *@g set; false with nothing held (no import, this
+ * thread's own retry, or the import had no memory).
  */
-bool modern_import_chunk_freed(struct gen_pool *pool, struct gen_pool_chunk *chunk,
-			       size_t slot);
+bool modern_import_get(struct gen_pool *pool, size_t size, size_t slack,
+		       struct modern_import_grant *g);
 
-/** modern_import_give_back() - the pool's lock dropped: release the
- * spans modern_import_chunk_freed() took out */
-void modern_import_give_back(struct gen_pool *pool);
+/**
+ * modern_import_done() - the try after modern_import_get() is over
+ * @pool:  the pool
+ * @g:     the span
+ * @added: whether it became a chunk of @pool
+ *
+ * A span not added goes back to the release callback.  An added one is
+ * recorded as imported, and goes back at once if the try left it wholly
+ * free.  The callbacks' lock is dropped.
+ *
+ * Return: true if the span stays in the pool, in use: a try that failed
+ * then lost it to other requests, and another import may serve it.
+ */
+bool modern_import_done(struct gen_pool *pool, const struct modern_import_grant *g, bool added);
+
+/**
+ * modern_import_chunk_emptied() - a free left the chunk at @start wholly
+ * free (the pool's lock dropped since): if it is imported and still free,
+ * take it out of the pool and give its span to the release callback
+ */
+void modern_import_chunk_emptied(struct gen_pool *pool, unsigned long start);
 
 /**
  * modern_import_walk() - a lock-free walk of the chunk list begins (+1)

@@ -180,6 +180,48 @@ static size_t seek_pow2(struct gen_pool *pool, size_t slot, unsigned long nbits)
 	return s == MODERN_DIR_NONE ? slot : s + 1;
 }
 
+/* What a request may need beyond its size in an imported span: up to one
+ * step more than the size for an absolute alignment; the offset, for a
+ * fixed one. */
+static size_t import_slack(const struct gen_pool *pool, genpool_algo_t algo, const void *data)
+{
+	unsigned long g = modern_pool_granule(pool), align;
+
+	if (algo == gen_pool_first_fit_align) {
+		align = (unsigned long)((const struct genpool_data_align *)data)->align;
+		return align > g ? align - g : 0;
+	}
+	if (algo == gen_pool_fixed_alloc)
+		return ((const struct genpool_data_fixed *)data)->offset;
+	return 0;
+}
+
+/*
+ * No room: a pool that imports asks for a span (modern/import.c), adds it
+ * as its newest chunk, which every algorithm searches first, and tries
+ * again; modern_import_done() keeps the span or hands it back.  Other
+ * threads may take the span before the try: then, and only then, another
+ * is imported.  A try that fails on a span left wholly free ends it.
+ */
+static MODERN_NOINLINE unsigned long alloc_imported(struct gen_pool *pool, size_t size,
+						    genpool_algo_t algo, void *data,
+						    void **owner)
+{
+	struct modern_import_grant g;
+	unsigned long addr = 0;
+	bool added, kept;
+
+	do {
+		if (!modern_import_get(pool, size, import_slack(pool, algo, data), &g))
+			return 0;
+		added = !modern_gen_pool_add(pool, g.addr, g.len, -1);
+		if (added)
+			addr = modern_pool_alloc(pool, size, algo, data, owner);
+		kept = modern_import_done(pool, &g, added);
+	} while (!addr && kept);
+	return addr;
+}
+
 /*
  * Chunks in the kernel's order (newest first, i.e. descending slot).  For a
  * row of the table the directory jumps straight to the next chunk whose
@@ -223,9 +265,8 @@ alloc_indexed(struct gen_pool *pool, size_t size, unsigned long nbits, genpool_a
 		modern_dir_refresh_aim(pool->dir, slot);
 	}
 	modern_lock_release(&pool->lock);
-	/* No room: a pool that imports gets some (modern/import.c). */
 	if (__builtin_expect(!addr, 0) && pool->import)
-		addr = modern_import_alloc(pool, size, algo, data, owner);
+		addr = alloc_imported(pool, size, algo, data, owner);
 	return addr;
 }
 
@@ -481,17 +522,18 @@ static bool size_from_records(struct gen_pool *pool, const struct gen_pool_chunk
  * Indexed mode: check, release and update the index under the lock; report
  * (the handler may use the pool) only once the lock is dropped.  @by_addr
  * (gen_pool_free_addr()): @size comes from the records and is stored there.
+ * @owner, if not NULL, gets the chunk's owner, read under the lock: once it
+ * is dropped an imported chunk this free emptied may be gone.
  */
 static MODERN_ALWAYS_INLINE bool
 free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
-	     struct free_error *err, struct gen_pool_chunk **found, size_t *by_addr)
+	     struct free_error *err, void **owner, size_t *by_addr)
 {
 	struct gen_pool_chunk *chunk;
-	unsigned long start, nbits;
+	unsigned long start, nbits, chunk_addr = 0;
 	size_t slot = 0;
-	bool ok = true, gone = false;
+	bool ok = true, emptied = false;
 
-	*found = NULL;
 	if (!modern_lock_acquire(&pool->lock)) {
 		*err = reentered;
 		return false;
@@ -518,14 +560,21 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 		MODERN_ASSERT(pool, modern_inv_index_matches(chunk), chunk->start_addr, 0);
 		modern_dir_refresh_chunk(pool->dir, slot, chunk);
 		avail_add_locked(chunk, (long)(nbits << pool->min_alloc_order));
-		/* An imported chunk this free emptied goes back (import.c). */
-		if (__builtin_expect(pool->import != NULL, 0))
-			gone = modern_import_chunk_freed(pool, chunk, slot);
+		/* A chunk this free emptied may be an imported one, which goes
+		 * back (import.c); its address, since once the lock is dropped
+		 * the chunk may be gone. */
+		if (__builtin_expect(pool->import != NULL, 0) &&
+		    (unsigned long)atomic_load_explicit(&chunk->avail, memory_order_relaxed) ==
+			    modern_chunk_size(chunk)) {
+			emptied = true;
+			chunk_addr = chunk->start_addr;
+		}
+		if (owner)
+			*owner = chunk->owner;
 	}
 	modern_lock_release(&pool->lock);
-	if (__builtin_expect(gone, 0))
-		modern_import_give_back(pool);
-	*found = chunk;
+	if (__builtin_expect(emptied, 0))
+		modern_import_chunk_emptied(pool, chunk_addr);
 	if (by_addr)
 		*by_addr = ok ? size : 0;
 	return ok;
@@ -535,12 +584,11 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
  * of the same block can still win the race, which the release detects. */
 static MODERN_NOINLINE bool
 free_lockless(struct gen_pool *pool, unsigned long addr, size_t size,
-	      struct free_error *err, struct gen_pool_chunk **found)
+	      struct free_error *err, void **owner)
 {
 	struct gen_pool_chunk *chunk = modern_find_chunk(pool, addr);
 	unsigned long start, nbits, remain;
 
-	*found = chunk;
 	if (!free_range_ok(pool, chunk, addr, size, err, &start, &nbits))
 		return false;
 	if (pool->records && !records_allow(chunk, start, nbits, false, err))
@@ -563,6 +611,8 @@ free_lockless(struct gen_pool *pool, unsigned long addr, size_t size,
 		*err = (struct free_error){ GENALLOC_EDOUBLEFREE, "block freed twice concurrently" };
 		return false;
 	}
+	if (owner)
+		*owner = chunk->owner;
 	return true;
 }
 
@@ -592,7 +642,6 @@ static MODERN_ALWAYS_INLINE void
 free_block(struct gen_pool *pool, unsigned long addr, size_t size, void **owner,
 	   const char *func)
 {
-	struct gen_pool_chunk *chunk;
 	struct free_error err;
 	bool ok;
 
@@ -605,18 +654,15 @@ free_block(struct gen_pool *pool, unsigned long addr, size_t size, void **owner,
 		return;
 	}
 	if (pool->lockless)
-		ok = free_lockless(pool, addr, size, &err, &chunk);
+		ok = free_lockless(pool, addr, size, &err, owner);
 	else
-		ok = free_indexed(pool, addr, size, &err, &chunk, NULL);
+		ok = free_indexed(pool, addr, size, &err, owner, NULL);
 	if (!ok) {
 		if (err.code == GENALLOC_EREENTRY)
 			modern_refuse_reentry(pool, func, addr, size);
 		else
 			genalloc_report(GENALLOC_BUG, err.code, func, pool, addr, size, err.msg);
-		return;
 	}
-	if (owner)
-		*owner = chunk->owner;
 }
 
 /**
@@ -652,7 +698,6 @@ void modern_gen_pool_free(struct gen_pool *pool, unsigned long addr, size_t size
  */
 size_t modern_gen_pool_free_addr(struct gen_pool *pool, unsigned long addr)
 {
-	struct gen_pool_chunk *chunk;
 	struct free_error err;
 	size_t size = 0;
 
@@ -664,7 +709,7 @@ size_t modern_gen_pool_free_addr(struct gen_pool *pool, unsigned long addr)
 						 : "the pool keeps no block records");
 		return 0;
 	}
-	if (!free_indexed(pool, addr, 0, &err, &chunk, &size)) {
+	if (!free_indexed(pool, addr, 0, &err, NULL, &size)) {
 		if (err.code == GENALLOC_EREENTRY)
 			modern_refuse_reentry(pool, "gen_pool_free_addr", addr, 0);
 		else

@@ -46,7 +46,6 @@
 #include "lock_internal.h"
 #include "pool_internal.h"
 #include "reentry_internal.h"
-#include "xalloc_internal.h"
 
 #define NONE MODERN_INDEX_NONE
 
@@ -68,7 +67,7 @@ struct xframe {
 	unsigned long nocross, bytes;
 };
 
-bool modern_xalloc_refused(struct gen_pool *pool, size_t size,
+static bool xalloc_refused(struct gen_pool *pool, size_t size,
 			   const struct gen_pool_constraints *c)
 {
 	/* Each refusal names the member at fault, with its value where the
@@ -359,7 +358,7 @@ static unsigned long xalloc_lockless(struct gen_pool *pool, unsigned long nr,
 	return 0;
 }
 
-unsigned long modern_xalloc_search(struct gen_pool *pool, size_t size,
+static unsigned long xalloc_search(struct gen_pool *pool, size_t size,
 				   const struct gen_pool_constraints *c)
 {
 	int order = pool->min_alloc_order;
@@ -373,6 +372,49 @@ unsigned long modern_xalloc_search(struct gen_pool *pool, size_t size,
 	if (!c)
 		c = &none;
 	return pool->lockless ? xalloc_lockless(pool, nr, c) : xalloc_indexed(pool, size, nr, c);
+}
+
+/* @a + @b, or 0 past the largest size. */
+static size_t add_sat(size_t a, size_t b)
+{
+	return a + b < a ? 0 : a + b;
+}
+
+/*
+ * No room: a pool that imports asks for a span long enough to hold the
+ * block under @c wherever it lies (modern/import.c), adds it and searches
+ * again, as alloc_imported() in pool.c does.  The span needs room to reach the phase, and to start a
+ * window; minaddr and maxaddr depend on where it lies, which only the
+ * import knows.  A span one rounded size longer than the block holds it
+ * without crossing: at most one window boundary falls within it (else a
+ * whole window does), and one side of it keeps the block's granules
+ * whole; so a nocross of 4 GiB asks for no more than a small one.
+ */
+static MODERN_NOINLINE unsigned long xalloc_imported(struct gen_pool *pool, size_t size,
+						     const struct gen_pool_constraints *c)
+{
+	unsigned long g = modern_pool_granule(pool), addr = 0;
+	struct modern_import_grant span;
+	size_t slack = 0, rsize;
+	bool added, kept;
+
+	if (c && c->align > g)
+		slack = add_sat(slack, c->align - g);
+	if (c && c->nocross) {
+		rsize = ((size - 1) | (g - 1)) + 1;
+		slack = add_sat(slack, c->nocross - g < rsize ? c->nocross - g : rsize);
+	}
+	if (!size || (c && slack == 0 && (c->align > g || c->nocross > g)))
+		return 0;
+	do {
+		if (!modern_import_get(pool, size, slack, &span))
+			return 0;
+		added = !modern_gen_pool_add(pool, span.addr, span.len, -1);
+		if (added)
+			addr = xalloc_search(pool, size, c);
+		kept = modern_import_done(pool, &span, added);
+	} while (!addr && kept);	/* other threads took it first */
+	return addr;
 }
 
 /**
@@ -389,10 +431,10 @@ unsigned long modern_gen_pool_xalloc(struct gen_pool *pool, size_t size,
 	unsigned long addr;
 
 	if (!modern_pool_ok(pool, "gen_pool_xalloc", 0, size) ||
-	    modern_xalloc_refused(pool, size, c))
+	    xalloc_refused(pool, size, c))
 		return 0;
-	addr = modern_xalloc_search(pool, size, c);
+	addr = xalloc_search(pool, size, c);
 	if (!addr && pool->import)
-		addr = modern_import_xalloc(pool, size, c);
+		addr = xalloc_imported(pool, size, c);
 	return addr;
 }

@@ -2,11 +2,12 @@
 /*
  * test/modern/test_import.c - gen_pool_set_import() and
  * gen_pool_import_from(): imports and releases counted against a model of
- * the pool's chunks, stacked pools, callbacks that re-enter the pool, and
- * every refused input.
+ * the pool's chunks, stacked pools, callbacks that re-enter the pool,
+ * threads that import and empty chunks at once, and every refused input.
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "../support.h"
@@ -122,6 +123,7 @@ START_TEST(imports_when_full_releases_when_empty)
 	struct gen_pool *pool = gen_pool_create(4, -1);
 	struct source s;
 	unsigned long a, b, c;
+	void *owner;
 
 	source_init(&s);
 	ck_assert_int_eq(gen_pool_add(pool, 0x10000, 0x100, -1), 0);
@@ -140,7 +142,11 @@ START_TEST(imports_when_full_releases_when_empty)
 	/* A request above the quantum is rounded up to whole quanta. */
 	EXPECT_EQ(gen_pool_alloc(pool, 0x1800), 0x40100000);
 	EXPECT_EQ(s.len[1], 0x2000);
-	gen_pool_free(pool, 0x40100000, 0x1800);
+	/* The free that empties an imported chunk still tells its owner
+	 * (read before the chunk goes). */
+	owner = &s;
+	gen_pool_free_owner(pool, 0x40100000, 0x1800, &owner);
+	ck_assert_ptr_null(owner);
 	EXPECT_EQ(s.releases, 1);
 	gen_pool_free(pool, b, 0x20);
 	EXPECT_EQ(s.releases, 1);
@@ -424,6 +430,80 @@ START_TEST(import_refuses_bad_settings)
 }
 END_TEST
 
+/* ------------------------------------------------------------ threads */
+
+#define IMPORTERS 4
+#define HELD 24
+
+struct importer {
+	struct gen_pool *pool;
+	uint64_t rng;
+	int rounds;
+};
+
+static unsigned int next_random(struct importer *w)
+{
+	w->rng ^= w->rng << 13;
+	w->rng ^= w->rng >> 7;
+	w->rng ^= w->rng << 17;
+	return (unsigned int)(w->rng >> 32);
+}
+
+/* Random blocks of 16 B - 32 KiB, HELD at a time, all freed at the end. */
+static void *import_worker(void *arg)
+{
+	struct importer *w = arg;
+	unsigned long addr[HELD] = { 0 };
+	size_t size[HELD] = { 0 };
+	int i, k;
+
+	for (i = 0; i < w->rounds; i++) {
+		k = (int)(next_random(w) % HELD);
+		if (addr[k]) {
+			gen_pool_free(w->pool, addr[k], size[k]);
+			addr[k] = 0;
+			continue;
+		}
+		size[k] = (size_t)16 << (next_random(w) % 12);
+		addr[k] = gen_pool_alloc(w->pool, size[k]);
+		ck_assert_uint_ne(addr[k], 0);
+	}
+	for (k = 0; k < HELD; k++)
+		if (addr[k])
+			gen_pool_free(w->pool, addr[k], size[k]);
+	return NULL;
+}
+
+/*
+ * Threads that import and free at once: a free that empties an imported
+ * chunk gives it back only if no other thread has used it since, and every
+ * span goes back once the blocks are gone.  Two threads handed one block
+ * would make one of the frees a double free, which the default hook kills.
+ */
+START_TEST(threads_import_and_give_back)
+{
+	struct gen_pool *pool = gen_pool_create(4, -1);
+	struct importer w[IMPORTERS];
+	pthread_t t[IMPORTERS];
+	struct source s;
+	int i;
+
+	source_init(&s);
+	ck_assert_int_eq(gen_pool_set_import(pool, source_import, source_release, 0x10000, &s), 0);
+	for (i = 0; i < IMPORTERS; i++) {
+		w[i] = (struct importer){ pool, 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1), 20000 };
+		ck_assert_int_eq(pthread_create(&t[i], NULL, import_worker, &w[i]), 0);
+	}
+	for (i = 0; i < IMPORTERS; i++)
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+	ck_assert_int_gt(s.imports, IMPORTERS);
+	EXPECT_EQ(s.releases, s.imports);
+	assert_model(pool, &s, 0);
+	EXPECT_EQ(gen_pool_size(pool), 0);
+	gen_pool_destroy(pool);
+}
+END_TEST
+
 Suite *modern_import_suite(void)
 {
 	Suite *s = suite_create("modern_import");
@@ -437,6 +517,7 @@ Suite *modern_import_suite(void)
 	tcase_add_test(tc, callbacks_reentering_the_pool_are_refused);
 	tcase_add_test(tc, destroy_with_imported_chunks);
 	tcase_add_test(tc, import_refuses_bad_settings);
+	tcase_add_test(tc, threads_import_and_give_back);
 	suite_add_tcase(s, tc);
 	return s;
 }
