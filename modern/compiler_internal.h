@@ -15,6 +15,9 @@
 #define MODERN_ALWAYS_INLINE inline __attribute__((always_inline))
 /* Never inlined: a cold case kept out of its caller's registers. */
 #define MODERN_NOINLINE __attribute__((noinline))
+/* Never inlined, and laid out with the other rarely run code: a path such
+ * as an import, whose code beside the hot paths moves their alignment. */
+#define MODERN_COLD __attribute__((noinline, cold))
 /* MODERN_NOINLINE for a static function defined in a header: each file
  * that includes it keeps its own copy, and one that does not call it is
  * not warned. */
@@ -22,6 +25,7 @@
 #else
 #define MODERN_ALWAYS_INLINE inline
 #define MODERN_NOINLINE
+#define MODERN_COLD
 #define MODERN_NOINLINE_SHARED
 #endif
 

@@ -203,9 +203,8 @@ static size_t import_slack(const struct gen_pool *pool, genpool_algo_t algo, con
  * threads may take the span before the try: then, and only then, another
  * is imported.  A try that fails on a span left wholly free ends it.
  */
-static MODERN_NOINLINE unsigned long alloc_imported(struct gen_pool *pool, size_t size,
-						    genpool_algo_t algo, void *data,
-						    void **owner)
+static MODERN_COLD unsigned long alloc_imported(struct gen_pool *pool, size_t size,
+						genpool_algo_t algo, void *data, void **owner)
 {
 	struct modern_import_grant g;
 	unsigned long addr = 0;
