@@ -1243,8 +1243,9 @@ static inline unsigned long gen_pool_xalloc(struct gen_pool *pool, size_t size,
  * up to @quantum (at least one quantum; more when the request's alignment
  * needs slack).  A return of 0 with len >= want adds [addr, addr + len) as
  * a chunk marked imported, placed as gen_pool_add() places a chunk (the
- * newest first), and the request is retried once; an imported chunk the
- * retry leaves empty is released at once.  A non-zero return means no
+ * newest first), and the request is retried; an imported chunk the retry
+ * leaves empty is released at once, and when other threads took the span
+ * before the retry could, another is imported.  A non-zero return means no
  * memory: the allocation fails as before.  0 with len < want is a WARN
  * EINVAL (reported as gen_pool_set_import): the span is released and the
  * allocation fails.  A span the pool cannot add (it overlaps a chunk,
