@@ -71,4 +71,12 @@ static inline unsigned long modern_chunk_size(const struct gen_pool_chunk *chunk
 	return chunk->end_addr - chunk->start_addr + 1;
 }
 
+/* Whether no block holds any of @chunk: avail tracks the bitmap exactly
+ * (gen_pool_check() verifies it), so no scan of a possibly huge map. */
+static inline bool modern_chunk_wholly_free(const struct gen_pool_chunk *chunk)
+{
+	return (unsigned long)atomic_load_explicit(&chunk->avail, memory_order_relaxed) ==
+	       modern_chunk_size(chunk);
+}
+
 #endif /* GENALLOC_MODERN_CHUNKLIST_INTERNAL_H */

@@ -353,10 +353,7 @@ void modern_gen_pool_destroy(struct gen_pool *pool)
 	if (pool->import)
 		modern_import_destroy_begin(pool);
 	for (chunk = modern_first_chunk(pool); chunk; chunk = chunk->next_chunk) {
-		/* avail tracks the bitmap exactly (gen_pool_check() verifies
-		 * it), so an unused chunk needs no scan of a possibly huge map. */
-		if ((unsigned long)atomic_load_explicit(&chunk->avail, memory_order_relaxed) ==
-		    modern_chunk_size(chunk))
+		if (modern_chunk_wholly_free(chunk))
 			continue;
 		bit = modern_find_next_bit(chunk->bits, chunk->nbits, 0);
 		if (bit < chunk->nbits) {

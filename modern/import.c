@@ -207,18 +207,11 @@ static bool remove_chunk(struct gen_pool *pool, struct gen_pool_chunk *chunk, si
 	return true;
 }
 
-/* Is @chunk wholly free?  avail tracks the bitmap exactly. */
-static bool wholly_free(const struct gen_pool_chunk *chunk)
-{
-	return (unsigned long)atomic_load_explicit(&chunk->avail, memory_order_relaxed) ==
-	       modern_chunk_size(chunk);
-}
-
 /* Take @chunk (slot @slot) out if it is imported and wholly free, under
  * the pool's lock; true if its span now waits for the release callback. */
 static bool chunk_freed(struct gen_pool *pool, struct gen_pool_chunk *chunk, size_t slot)
 {
-	return wholly_free(chunk) && is_imported(pool->import, chunk) &&
+	return modern_chunk_wholly_free(chunk) && is_imported(pool->import, chunk) &&
 	       remove_chunk(pool, chunk, slot);
 }
 
@@ -277,12 +270,6 @@ void modern_import_chunk_emptied(struct gen_pool *pool, unsigned long start)
 
 /* ------------------------------------------------------------ import */
 
-/* @a + @b, or 0 past the largest size. */
-static size_t add_sat(size_t a, size_t b)
-{
-	return a + b < a ? 0 : a + b;
-}
-
 /* @want rounded up to the quantum (0 when that overflows). */
 static size_t round_quantum(const struct modern_import *imp, size_t want)
 {
@@ -291,7 +278,7 @@ static size_t round_quantum(const struct modern_import *imp, size_t want)
 	if (!want)
 		return 0;
 	r = want % q;
-	return r ? add_sat(want, q - r) : want;
+	return r ? modern_import_add_sat(want, q - r) : want;
 }
 
 /* Record the new chunk at @addr, under the pool's lock. */
@@ -321,7 +308,7 @@ bool modern_import_get(struct gen_pool *pool, size_t size, size_t slack,
 	/* The retry after this thread's own import does not import again. */
 	if (!imp->import || atomic_load_explicit(&imp->retrying, memory_order_relaxed) == self)
 		return false;
-	want = round_quantum(imp, add_sat(size, slack));
+	want = round_quantum(imp, modern_import_add_sat(size, slack));
 	if (!want || want > (size_t)LONG_MAX || !callbacks_begin(pool))
 		return false;
 	*g = (struct modern_import_grant){ 0, 0 };

@@ -23,6 +23,13 @@
 int modern_import_set(struct gen_pool *pool, genpool_import_t import, genpool_release_t release,
 		      size_t quantum, void *data, const char *func);
 
+/* @a + @b, or 0 past the largest size: how much a request asks an import
+ * for, its slack added, where 0 means "more than can be asked". */
+static inline size_t modern_import_add_sat(size_t a, size_t b)
+{
+	return a + b < a ? 0 : a + b;
+}
+
 /* A span the import handed over, for the request that asked. */
 struct modern_import_grant {
 	unsigned long addr;

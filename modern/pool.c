@@ -563,8 +563,7 @@ free_indexed(struct gen_pool *pool, unsigned long addr, size_t size,
 		 * back (import.c); its address, since once the lock is dropped
 		 * the chunk may be gone. */
 		if (__builtin_expect(pool->import != NULL, 0) &&
-		    (unsigned long)atomic_load_explicit(&chunk->avail, memory_order_relaxed) ==
-			    modern_chunk_size(chunk)) {
+		    modern_chunk_wholly_free(chunk)) {
 			emptied = true;
 			chunk_addr = chunk->start_addr;
 		}

@@ -374,12 +374,6 @@ static unsigned long xalloc_search(struct gen_pool *pool, size_t size,
 	return pool->lockless ? xalloc_lockless(pool, nr, c) : xalloc_indexed(pool, size, nr, c);
 }
 
-/* @a + @b, or 0 past the largest size. */
-static size_t add_sat(size_t a, size_t b)
-{
-	return a + b < a ? 0 : a + b;
-}
-
 /*
  * No room: a pool that imports asks for a span long enough to hold the
  * block under @c wherever it lies (modern/import.c), adds it and searches
@@ -399,10 +393,10 @@ static MODERN_NOINLINE unsigned long xalloc_imported(struct gen_pool *pool, size
 	bool added, kept;
 
 	if (c && c->align > g)
-		slack = add_sat(slack, c->align - g);
+		slack = modern_import_add_sat(slack, c->align - g);
 	if (c && c->nocross) {
 		rsize = ((size - 1) | (g - 1)) + 1;
-		slack = add_sat(slack, c->nocross - g < rsize ? c->nocross - g : rsize);
+		slack = modern_import_add_sat(slack, c->nocross - g < rsize ? c->nocross - g : rsize);
 	}
 	if (!size || (c && slack == 0 && (c->align > g || c->nocross > g)))
 		return 0;
